@@ -1,0 +1,201 @@
+/**
+ * Which local names are bound to which module exports. Recognition is by binding, never by
+ * name: `pRetry(...)` is a p-retry call because `pRetry` was imported or required from
+ * `p-retry`, whatever the local name.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { constInitializer, findVariable, propertyKey, unwrap, type Scope } from './static-value.js';
+
+type Variable = TSESLint.Scope.Variable;
+
+/**
+ * `default` is a default import; `module` is the whole module object (`require(m)`,
+ * `import * as m`, `import m = require()`), which also acts as the default when called;
+ * anything else is a named export, with `.member` segments for properties of it.
+ */
+export interface ModuleRef {
+  readonly module: string;
+  readonly path: string;
+}
+
+export interface ImportBinding extends ModuleRef {
+  readonly variable: Variable;
+  /** The import declaration or require call: the node to report for a banned module. */
+  readonly node: TSESTree.Node;
+}
+
+export interface ModuleUse {
+  readonly module: string;
+  readonly node: TSESTree.Node;
+}
+
+export interface ImportTable {
+  readonly bindings: readonly ImportBinding[];
+  /** Every import/require of a module, including side-effect imports and re-exports. */
+  readonly uses: readonly ModuleUse[];
+  readonly modules: ReadonlySet<string>;
+  resolve(node: TSESTree.Node): ModuleRef | undefined;
+  bindingOf(variable: Variable): ImportBinding | undefined;
+}
+
+export function normaliseModule(name: string): string {
+  return name.startsWith('node:') ? name.slice(5) : name;
+}
+
+export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): ImportTable {
+  const program = sourceCode.ast;
+  const scopeManager = sourceCode.scopeManager;
+  const byVariable = new Map<Variable, ImportBinding>();
+  const bindings: ImportBinding[] = [];
+  const uses: ModuleUse[] = [];
+  const modules = new Set<string>();
+  const scopeOf = (n: TSESTree.Node): Scope => sourceCode.getScope(n);
+
+  const bind = (variable: Variable | undefined, module: string, path: string, node: TSESTree.Node) => {
+    if (!variable || byVariable.has(variable)) return;
+    const b: ImportBinding = { module, path, variable, node };
+    byVariable.set(variable, b);
+    bindings.push(b);
+  };
+  const declared = (id: TSESTree.Identifier) => findVariable(scopeOf(id), id.name);
+
+  for (const statement of program.body) {
+    if (statement.type === T.ImportDeclaration) {
+      const module = normaliseModule(statement.source.value);
+      modules.add(module);
+      uses.push({ module, node: statement });
+      if (statement.importKind === 'type') continue;
+      for (const spec of statement.specifiers) {
+        if (spec.type === T.ImportSpecifier && spec.importKind === 'type') continue;
+        const variable = sourceCode.scopeManager?.getDeclaredVariables(spec)[0];
+        if (spec.type === T.ImportDefaultSpecifier) bind(variable, module, 'default', statement);
+        else if (spec.type === T.ImportNamespaceSpecifier) bind(variable, module, 'module', statement);
+        else {
+          const imported = spec.imported.type === T.Identifier ? spec.imported.name : String(spec.imported.value);
+          bind(variable, module, imported === 'default' ? 'default' : imported, statement);
+        }
+      }
+    } else if (
+      (statement.type === T.ExportNamedDeclaration || statement.type === T.ExportAllDeclaration) &&
+      statement.source
+    ) {
+      const module = normaliseModule(statement.source.value);
+      modules.add(module);
+      uses.push({ module, node: statement });
+    } else if (
+      statement.type === T.TSImportEqualsDeclaration &&
+      statement.moduleReference.type === T.TSExternalModuleReference &&
+      statement.moduleReference.expression.type === T.Literal
+    ) {
+      const module = normaliseModule(String(statement.moduleReference.expression.value));
+      modules.add(module);
+      uses.push({ module, node: statement });
+      bind(sourceCode.scopeManager?.getDeclaredVariables(statement)[0], module, 'module', statement);
+    }
+  }
+
+  // require() calls, found through the references to an undeclared (or createRequire'd)
+  // `require`, so no AST walk is needed.
+  const requireRefs: TSESTree.Identifier[] = [];
+  const globalScope = scopeManager?.globalScope;
+  if (globalScope) {
+    for (const ref of globalScope.through) if (ref.identifier.name === 'require') requireRefs.push(ref.identifier as TSESTree.Identifier);
+    const moduleScope = globalScope.childScopes.find((s) => s.type === 'module') ?? globalScope;
+    const local = moduleScope.set.get('require');
+    if (local && isCreateRequire(constInitializer(local))) {
+      for (const ref of local.references) if (!ref.isWrite()) requireRefs.push(ref.identifier as TSESTree.Identifier);
+    }
+  }
+  for (const id of requireRefs) {
+    const call = id.parent;
+    if (call?.type !== T.CallExpression || call.callee !== id) continue;
+    const arg = call.arguments[0];
+    const name = arg?.type === T.Literal && typeof arg.value === 'string' ? arg.value
+      : arg?.type === T.TemplateLiteral && arg.expressions.length === 0 ? arg.quasis[0]?.value.cooked : undefined;
+    if (!name) continue;
+    const module = normaliseModule(name);
+    modules.add(module);
+    uses.push({ module, node: call });
+    bindRequire(call, module);
+  }
+
+  function bindRequire(call: TSESTree.CallExpression, module: string) {
+    // const x = require('m') / const x = require('m').y / const { a: b } = require('m')
+    let path = 'module';
+    let node: TSESTree.Node = call;
+    while (node.parent?.type === T.MemberExpression && node.parent.object === node) {
+      const key = propertyKey(node.parent, () => undefined);
+      if (key === undefined) return;
+      path = joinPath(path, key);
+      node = node.parent;
+    }
+    const parent = node.parent;
+    if (parent?.type === T.VariableDeclarator && parent.init === node) {
+      if (parent.id.type === T.Identifier) bind(declared(parent.id), module, path, call);
+      else if (parent.id.type === T.ObjectPattern) bindPattern(parent.id, module, path, call);
+    } else if (parent?.type === T.AssignmentExpression && parent.right === node && parent.left.type === T.Identifier) {
+      const variable = declared(parent.left);
+      if (variable && variable.references.filter((r) => r.isWrite()).length === 1) bind(variable, module, path, call);
+    }
+  }
+
+  function bindPattern(pattern: TSESTree.ObjectPattern, module: string, base: string, node: TSESTree.Node) {
+    for (const p of pattern.properties) {
+      if (p.type !== T.Property || p.computed) continue;
+      const key = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+      if (!key) continue;
+      const target = p.value.type === T.AssignmentPattern ? p.value.left : p.value;
+      if (target.type === T.Identifier) bind(declared(target), module, joinPath(base, key), node);
+      else if (target.type === T.ObjectPattern) bindPattern(target, module, joinPath(base, key), node);
+    }
+  }
+
+  function resolve(raw: TSESTree.Node, depth = 0): ModuleRef | undefined {
+    if (depth > 16) return undefined;
+    const node = unwrap(raw);
+    if (node.type === T.Identifier) {
+      const variable = findVariable(scopeOf(node), node.name);
+      if (!variable) return undefined;
+      const binding = byVariable.get(variable);
+      if (binding) return binding;
+      const init = constInitializer(variable);
+      return init ? resolve(init, depth + 1) : undefined;
+    }
+    if (node.type === T.MemberExpression) {
+      const base = resolve(node.object, depth + 1);
+      if (!base) return undefined;
+      const key = propertyKey(node, () => undefined);
+      return key === undefined ? undefined : { module: base.module, path: joinPath(base.path, key) };
+    }
+    // `require('m')` used inline: resolved through the uses collected above.
+    if (node.type === T.CallExpression && node.callee.type === T.Identifier && node.callee.name === 'require') {
+      const use = uses.find((u) => u.node === node);
+      return use ? { module: use.module, path: 'module' } : undefined;
+    }
+    return undefined;
+  }
+
+  return { bindings, uses, modules, resolve, bindingOf: (v) => byVariable.get(v) };
+}
+
+/**
+ * `module.x` and `default.x` both mean the export `x` (CommonJS interop makes a CJS module's
+ * properties reachable either way); `module.default` is the default export.
+ */
+export function joinPath(base: string, key: string): string {
+  if (base === 'module' || base === 'default') return key === 'default' ? 'default' : key;
+  return `${base}.${key}`;
+}
+
+/** True when a reference path means "the module's callable default" (default import, require, namespace). */
+export function isDefaultPath(path: string): boolean {
+  return path === 'default' || path === 'module';
+}
+
+function isCreateRequire(init: TSESTree.Node | undefined): boolean {
+  if (!init || init.type !== T.CallExpression) return false;
+  const callee = unwrap(init.callee);
+  return (callee.type === T.Identifier && callee.name === 'createRequire') ||
+    (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier && callee.property.name === 'createRequire');
+}

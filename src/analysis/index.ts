@@ -1,0 +1,162 @@
+/**
+ * The retry model of one file, built once and shared by every rule through a WeakMap keyed
+ * by the Program node (a new parse on every keystroke gives a new key, so no stale reuse).
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { buildImportTable, joinPath, type ImportTable } from './imports.js';
+import type { AnalysisContext, LibraryDescriptor, LibraryUse } from './library.js';
+import type { RetrySite } from './model.js';
+import { OptionsView } from './options.js';
+import { createEvaluator, constInitializer, propertyKey, type Evaluator } from './static-value.js';
+import { LIBRARIES } from './libraries/index.js';
+import { findHandWrittenSites, mayContainHandWrittenRetry } from './hand-written.js';
+
+export type { RetrySite } from './model.js';
+
+export interface RetryModel {
+  readonly sites: readonly RetrySite[];
+  readonly imports: ImportTable;
+  readonly evaluator: Evaluator;
+  readonly context: AnalysisContext;
+}
+
+const cache = new WeakMap<TSESTree.Program, RetryModel>();
+
+type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
+
+export function getRetryModel(context: AnyContext): RetryModel {
+  const sourceCode = context.sourceCode;
+  const program = sourceCode.ast;
+  let model = cache.get(program);
+  if (!model) {
+    model = buildModel(sourceCode);
+    cache.set(program, model);
+  }
+  return model;
+}
+
+export function buildModel(sourceCode: Readonly<TSESLint.SourceCode>, libraries: readonly LibraryDescriptor[] = LIBRARIES): RetryModel {
+  const evaluator = createEvaluator(sourceCode);
+  const imports = buildImportTable(sourceCode);
+  let index: Map<string, TSESTree.Node[]> | undefined;
+  const context: AnalysisContext = {
+    sourceCode,
+    evaluator,
+    imports,
+    options: (node) => new OptionsView(evaluator, node),
+    nodesOfType(type) {
+      index ??= indexNodes(sourceCode);
+      return (index.get(type) ?? []) as never;
+    },
+  };
+
+  const sites: RetrySite[] = [];
+  for (const library of libraries) {
+    const modules = [...imports.modules].filter((m) => library.modules.includes(m) || library.matchModule?.(m));
+    if (modules.length === 0) continue;
+    const uses = collectUses(imports, new Set(modules));
+    if (uses.length === 0) continue;
+    try {
+      sites.push(...library.find(uses, context));
+    } catch (error) {
+      // A descriptor bug must not take the linter down on a valid file; treat the file as unknown.
+      reportInternalError(library.id, sourceCode, error);
+    }
+  }
+  if (mayContainHandWrittenRetry(sourceCode)) {
+    try {
+      sites.push(...findHandWrittenSites(context));
+    } catch (error) {
+      reportInternalError('hand-written', sourceCode, error);
+    }
+  }
+  return { sites, imports, evaluator, context };
+}
+
+function reportInternalError(where: string, sourceCode: Readonly<TSESLint.SourceCode>, error: unknown) {
+  if (process.env['SAFE_RETRY_DEBUG']) {
+    process.stderr.write(`safe-retry: analysis of ${where} failed on a file of ${sourceCode.lines.length} lines: ${String((error as Error)?.stack ?? error)}\n`);
+  }
+  if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
+}
+
+function collectUses(imports: ImportTable, modules: ReadonlySet<string>): LibraryUse[] {
+  const uses: LibraryUse[] = [];
+  const seen = new Set<TSESLint.Scope.Variable>();
+  const visit = (variable: TSESLint.Scope.Variable, module: string, path: string, depth: number) => {
+    if (seen.has(variable) || depth > 8) return;
+    seen.add(variable);
+    for (const ref of variable.references) {
+      if (ref.isWrite() || ref.init) continue;
+      let expression: TSESTree.Node = ref.identifier as TSESTree.Node;
+      let p = path;
+      while (expression.parent?.type === T.MemberExpression && expression.parent.object === expression) {
+        const key = propertyKey(expression.parent, () => undefined);
+        if (key === undefined) break;
+        p = joinPath(p, key);
+        expression = expression.parent;
+      }
+      uses.push({ module, path: p, expression });
+      // const alias = pRetry; const op = retry.operation -> follow the alias as the same thing.
+      const parent = expression.parent;
+      if (parent?.type === T.VariableDeclarator && parent.init === expression && parent.id.type === T.Identifier) {
+        const alias = variable.scope.set.get(parent.id.name) ?? findDeclared(parent.id, variable);
+        if (alias && constInitializer(alias) === expression) visit(alias, module, p, depth + 1);
+      }
+    }
+  };
+  for (const binding of imports.bindings) if (modules.has(binding.module)) visit(binding.variable, binding.module, binding.path, 0);
+  // `require('m').x(...)` used inline without a binding.
+  for (const use of imports.uses) {
+    if (!modules.has(use.module) || use.node.type !== T.CallExpression) continue;
+    const parent = use.node.parent;
+    if (parent?.type === T.VariableDeclarator || parent?.type === T.AssignmentExpression) continue;
+    let expression: TSESTree.Node = use.node;
+    let p = 'module';
+    while (expression.parent?.type === T.MemberExpression && expression.parent.object === expression) {
+      const key = propertyKey(expression.parent, () => undefined);
+      if (key === undefined) break;
+      p = joinPath(p, key);
+      expression = expression.parent;
+    }
+    if (expression.parent?.type === T.VariableDeclarator) continue; // bound above
+    uses.push({ module: use.module, path: p, expression });
+  }
+  return uses;
+}
+
+function findDeclared(id: TSESTree.Identifier, near: TSESLint.Scope.Variable): TSESLint.Scope.Variable | undefined {
+  for (let s: TSESLint.Scope.Scope | null = near.scope; s; s = s.upper) {
+    for (const child of [s, ...s.childScopes]) {
+      const v = child.set.get(id.name);
+      if (v && v.defs.some((d) => d.name === id)) return v;
+    }
+  }
+  return undefined;
+}
+
+function indexNodes(sourceCode: Readonly<TSESLint.SourceCode>): Map<string, TSESTree.Node[]> {
+  const index = new Map<string, TSESTree.Node[]>();
+  const keys = sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  const stack: TSESTree.Node[] = [sourceCode.ast];
+  while (stack.length) {
+    const node = stack.pop()!;
+    let list = index.get(node.type);
+    if (!list) index.set(node.type, (list = []));
+    list.push(node);
+    const childKeys = keys[node.type];
+    if (!childKeys) continue;
+    for (let i = childKeys.length - 1; i >= 0; i--) {
+      const child = (node as unknown as Record<string, unknown>)[childKeys[i]!];
+      if (Array.isArray(child)) {
+        for (let j = child.length - 1; j >= 0; j--) {
+          const c = child[j] as TSESTree.Node | null;
+          if (c && typeof c.type === 'string') stack.push(c);
+        }
+      } else if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
+    }
+  }
+  // Pre-order with children pushed in reverse: each list is already in document order.
+  return index;
+}

@@ -1,0 +1,36 @@
+import type { LibraryDescriptor } from '../library.js';
+import { argument, callOf, functionOf, isFunctionNode } from '../library.js';
+import { isDefaultPath } from '../imports.js';
+import type { RetrySite } from '../model.js';
+import { NODE_RETRY_DEFAULTS, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside } from './shared.js';
+
+/** p-retry: `pRetry(fn, {retries})`, `makeRetriable(fn, opts)`; retries default 10, no jitter. */
+export const pRetry: LibraryDescriptor = {
+  id: 'p-retry',
+  modules: ['p-retry'],
+  find(uses, ctx) {
+    const sites: RetrySite[] = [];
+    for (const use of uses) {
+      const call = callOf(use);
+      if (!call || !(isDefaultPath(use.path) || use.path === 'makeRetriable')) continue;
+      const view = ctx.options(argument(call, 1));
+      const read = readNodeRetryOptions(view, { ...NODE_RETRY_DEFAULTS, forever: true });
+      const operation = argument(call, 0);
+      const fn = functionOf(operation, ctx);
+      const shouldRetry = view.get('shouldRetry');
+      const filtered = !!shouldRetry.property || shouldRetry.value !== undefined ||
+        usesImportInside(ctx, 'p-retry', 'AbortError', fn) || !isFunctionNode(fn);
+      sites.push(site({
+        library: 'p-retry',
+        label: use.path === 'makeRetriable' ? 'makeRetriable()' : 'pRetry()',
+        node: call,
+        reportNode: use.expression,
+        ...read,
+        errorFilter: filtered ? customFilter(shouldRetry.property) : NO_FILTER,
+        operation,
+        options: optionsTarget(view, call, 1),
+      }));
+    }
+    return sites;
+  },
+};

@@ -1,0 +1,115 @@
+/** Option readers shared by libraries that use the same option vocabulary. */
+import type { TSESTree } from '@typescript-eslint/utils';
+import type { AnalysisContext } from '../library.js';
+import type { ErrorFilter, Node, OptionsTarget, RetrySite, Setting, SiteFixes } from '../model.js';
+import type { OptionsView } from '../options.js';
+import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
+import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+
+export interface NodeRetryDefaults {
+  retries: number;
+  factor: number;
+  minTimeout: number;
+  maxTimeout: number;
+  randomize: boolean;
+  /** p-retry removed `forever` in v7 (it throws); node-retry and async-retry still honour it. */
+  forever: boolean;
+}
+
+export const NODE_RETRY_DEFAULTS: NodeRetryDefaults = {
+  retries: 10,
+  factor: 2,
+  minTimeout: 1000,
+  maxTimeout: Infinity,
+  randomize: false,
+  forever: true,
+};
+
+/** Suggestions in node-retry's vocabulary; a written `forever: true` must be turned off too. */
+export function nodeRetryFixes(view: OptionsView): SiteFixes {
+  const forever = view.get('forever').property;
+  return {
+    attempts: (total) => [
+      ...(forever ? [{ path: ['forever'], text: 'false' }] : []),
+      { path: ['retries'], text: String(total - 1) },
+    ],
+    exponential: () => [{ path: ['factor'], text: '2' }],
+    jitter: () => [{ path: ['randomize'], text: 'true' }],
+  };
+}
+
+/** The `retries`/`factor`/`minTimeout`/`maxTimeout`/`randomize` vocabulary of node-retry and its heirs. */
+export function readNodeRetryOptions(view: OptionsView, d: NodeRetryDefaults) {
+  let attempts = totalAttempts(view.number('retries', d.retries), 'retries');
+  if (d.forever) {
+    const forever = view.boolean('forever', false);
+    if (forever.value === true) attempts = { value: Infinity, node: forever.node };
+    else if (forever.value === UNKNOWN && attempts.value !== Infinity) attempts = { value: UNKNOWN, node: forever.node };
+  }
+  const factor = view.number('factor', d.factor);
+  const minTimeout = view.number('minTimeout', d.minTimeout);
+  const maxTimeout = view.number('maxTimeout', d.maxTimeout);
+  const randomize = view.boolean('randomize', d.randomize);
+  const initial = orUnknown(minTimeout.value);
+  const delay = geometricSchedule({
+    growth: growthOfFactor(orUnknown(factor.value), initial),
+    initialMs: isKnown(initial) ? Math.max(initial, 1) : UNKNOWN,
+    multiplier: orUnknown(factor.value),
+    maxMs: orUnknown(maxTimeout.value),
+    jitterFactor: randomize.value === UNKNOWN ? UNKNOWN : randomize.value ? 2 : 1,
+    capAfterJitter: true,
+    node: factor.node ?? minTimeout.node ?? view.object,
+  });
+  const maxRetryTime = view.number('maxRetryTime', undefined);
+  const deadlineMs: Setting<number | undefined> = {
+    value: maxRetryTime.value === Infinity ? undefined : maxRetryTime.value,
+    node: maxRetryTime.node,
+  };
+  return { attempts, delay, jitter: randomize, deadlineMs, fixes: nodeRetryFixes(view) };
+}
+
+export function orUnknown<V>(v: Maybe<V | undefined>): Maybe<V> {
+  return v === undefined ? UNKNOWN : v;
+}
+
+export const NO_FILTER: ErrorFilter = { kind: 'none', clientErrors: [] };
+export const LIBRARY_FILTER: ErrorFilter = { kind: 'library-default', clientErrors: [] };
+export function customFilter(node?: Node): ErrorFilter {
+  return { kind: 'custom', clientErrors: [], node };
+}
+
+export const NO_TIMEOUT: Setting<number | undefined> = { value: undefined };
+
+export function optionsTarget(
+  view: OptionsView,
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  argumentIndex: number,
+): OptionsTarget {
+  return { object: view.object, call, argumentIndex };
+}
+
+/** Defaults for the fields a descriptor does not set. */
+export function site(partial: Omit<RetrySite, 'kind' | 'clientLevel' | 'deadlineMs' | 'attemptTimeoutMs'> & Partial<RetrySite>): RetrySite {
+  return {
+    kind: 'in-memory',
+    clientLevel: false,
+    deadlineMs: NO_TIMEOUT,
+    attemptTimeoutMs: NO_TIMEOUT,
+    ...partial,
+  };
+}
+
+/** True when `inner` lies inside `outer` in the source. */
+export function contains(outer: Node, inner: Node): boolean {
+  return inner.range[0] >= outer.range[0] && inner.range[1] <= outer.range[1];
+}
+
+/** Whether an identifier bound to `name` from `module` is referenced inside `scope`. */
+export function usesImportInside(ctx: AnalysisContext, module: string, name: string, scope: Node | undefined): boolean {
+  if (!scope) return false;
+  for (const binding of ctx.imports.bindings) {
+    if (binding.module !== module || binding.path !== name) continue;
+    if (binding.variable.references.some((r) => contains(scope, r.identifier as Node))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,103 @@
+/**
+ * The shared model of a retry site. Library descriptors and the hand-written loop detector
+ * produce RetrySite values; rules only read them.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import type { Maybe } from './static-value.js';
+
+export type Node = TSESTree.Node;
+
+/** A normalised setting: its value (UNKNOWN when not statically known) and where it is written. */
+export interface Setting<V> {
+  readonly value: Maybe<V>;
+  /** The property or argument that sets it; undefined when the library default applies. */
+  readonly node?: Node | undefined;
+}
+
+export type Growth = 'none' | 'constant' | 'linear' | 'exponential' | 'polynomial' | 'custom';
+
+export interface DelaySchedule {
+  /** `none` means retries are immediate (no wait at all). */
+  readonly growth: Maybe<Growth>;
+  readonly initialMs: Maybe<number>;
+  readonly multiplier: Maybe<number>;
+  /** Cap on a single wait; Infinity when uncapped. */
+  readonly maxMs: Maybe<number>;
+  /** Upper bound of the wait before retry `n` (1-based), jitter included; UNKNOWN when unknown. */
+  upperBound(n: number): Maybe<number>;
+  /** Where the backoff is configured (the squiggle for backoff findings). */
+  readonly node?: Node | undefined;
+}
+
+export interface ClientErrorInclusion {
+  /** e.g. `400`, `404`, `400-499` */
+  readonly status: string;
+  readonly node: Node;
+}
+
+export interface ErrorFilter {
+  /**
+   * `none`: no filter, every failure is retried;
+   * `library-default`: the library's own error classification;
+   * `statuses`: an explicit status/error list;
+   * `custom`: a predicate or other filter whose meaning is not statically known (counts as a filter).
+   */
+  readonly kind: 'none' | 'library-default' | 'statuses' | 'custom';
+  /** 4xx statuses that the filter retries although they can never succeed on retry. */
+  readonly clientErrors: readonly ClientErrorInclusion[];
+  /** An explicit "retry everything" (e.g. `retryCondition: () => true`, octokit `doNotRetry: []`). */
+  readonly retriesEverything?: Node | undefined;
+  readonly node?: Node | undefined;
+}
+
+export interface OptionEdit {
+  /** Property path inside the site's options object, e.g. `['retry', 'limit']`. */
+  readonly path: readonly string[];
+  /** Source text of the new value. */
+  readonly text: string;
+}
+
+/** How to write a setting in the library's own terms; used by suggestions. */
+export interface SiteFixes {
+  attempts?(total: number): OptionEdit[] | undefined;
+  exponential?(): OptionEdit[] | undefined;
+  jitter?(): OptionEdit[] | undefined;
+}
+
+export type SiteKind = 'in-memory' | 'durable';
+
+export interface RetrySite {
+  /** Descriptor id (`p-retry`, `cockatiel`, ...) or `hand-written`. */
+  readonly library: string;
+  /** How the site is written, for messages: `pRetry()`, `axiosRetry()`, `for loop`. */
+  readonly label: string;
+  readonly kind: SiteKind;
+  /** The whole construct: call, `new`, decorator, loop or function. */
+  readonly node: Node;
+  /** Where a finding about the site as a whole is shown (the callee, decorator, loop keyword). */
+  readonly reportNode: Node;
+  /** Total calls including the first; Infinity when unbounded. */
+  readonly attempts: Setting<number>;
+  readonly delay: DelaySchedule;
+  readonly jitter: Setting<boolean>;
+  readonly errorFilter: ErrorFilter;
+  /** Overall deadline in ms covering attempts and waits; undefined when there is none. */
+  readonly deadlineMs: Setting<number | undefined>;
+  /** Per-attempt timeout in ms; undefined when there is none. */
+  readonly attemptTimeoutMs: Setting<number | undefined>;
+  /** The function it repeats, or the client/instance it configures. */
+  readonly operation?: Node | undefined;
+  /** True when the retry is a client's configuration and applies to every call through it. */
+  readonly clientLevel: boolean;
+  /** The options object literal that suggestions may edit, and where to add one if absent. */
+  readonly options?: OptionsTarget | undefined;
+  readonly fixes?: SiteFixes | undefined;
+}
+
+export interface OptionsTarget {
+  /** The object literal holding the options, when it is written inline or in a local const. */
+  readonly object?: TSESTree.ObjectExpression | undefined;
+  /** Where a new options argument would go when none is passed (the call), with its index. */
+  readonly call?: TSESTree.CallExpression | TSESTree.NewExpression | undefined;
+  readonly argumentIndex?: number | undefined;
+}

@@ -1,0 +1,92 @@
+/** A read-only, statically evaluated view of an options object, property by property. */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { UNKNOWN, isStaticObject, lookupProperty, type Evaluator, type Maybe, type StaticValue } from './static-value.js';
+import type { Node, Setting } from './model.js';
+
+export interface OptionValue {
+  readonly value: Maybe<StaticValue>;
+  /** The `key: value` property, when the option is written. */
+  readonly property?: TSESTree.Property | undefined;
+  readonly valueNode?: Node | undefined;
+}
+
+const ABSENT: OptionValue = { value: undefined };
+const UNKNOWN_VALUE: OptionValue = { value: UNKNOWN };
+
+export class OptionsView {
+  /** `absent`: no options passed; `object`: a literal we can read; `unknown`: anything else. */
+  readonly state: 'absent' | 'object' | 'unknown';
+  readonly object: TSESTree.ObjectExpression | undefined;
+
+  constructor(
+    private readonly evaluator: Evaluator,
+    readonly source: Node | undefined,
+  ) {
+    if (!source) {
+      this.state = 'absent';
+      this.object = undefined;
+      return;
+    }
+    const resolved = evaluator.resolve(source);
+    if (resolved.type === T.ObjectExpression) {
+      this.state = 'object';
+      this.object = resolved;
+    } else if ((resolved.type === T.Identifier && resolved.name === 'undefined') || (resolved.type === T.Literal && resolved.value === null)) {
+      this.state = 'absent';
+      this.object = undefined;
+    } else {
+      this.state = 'unknown';
+      this.object = undefined;
+    }
+  }
+
+  get(key: string): OptionValue {
+    if (this.state === 'absent') return ABSENT;
+    if (!this.object) return UNKNOWN_VALUE;
+    const found = lookupProperty(this.object, key, (n) => this.evaluator.scopeOf(n));
+    if (found.state === 'absent') return ABSENT;
+    if (found.state === 'unknown') return UNKNOWN_VALUE;
+    return { value: this.evaluator.evaluate(found.value), property: found.property, valueNode: found.value };
+  }
+
+  has(key: string): Maybe<boolean> {
+    const v = this.get(key);
+    if (v.property) return true;
+    return v.value === UNKNOWN ? UNKNOWN : false;
+  }
+
+  /** The nested options object under `key`. */
+  sub(key: string): OptionsView {
+    if (this.state === 'absent') return new OptionsView(this.evaluator, undefined);
+    const v = this.get(key);
+    if (v.value === UNKNOWN && !v.valueNode) return new OptionsView(this.evaluator, this.source && unknownMarker(this.source));
+    return new OptionsView(this.evaluator, v.valueNode);
+  }
+
+  /** A numeric option: the default when absent, UNKNOWN when not a known number. */
+  number(key: string, fallback: number | undefined): Setting<number | undefined> {
+    const v = this.get(key);
+    if (!v.property && v.value === undefined) return { value: fallback };
+    if (typeof v.value === 'number') return { value: v.value, node: v.property };
+    if (v.value === undefined && v.property) return { value: fallback, node: v.property };
+    return { value: UNKNOWN, node: v.property };
+  }
+
+  boolean(key: string, fallback: boolean): Setting<boolean> {
+    const v = this.get(key);
+    if (!v.property && v.value === undefined) return { value: fallback };
+    if (typeof v.value === 'boolean') return { value: v.value, node: v.property };
+    if (v.value === undefined) return { value: fallback, node: v.property };
+    return { value: UNKNOWN, node: v.property };
+  }
+
+  isObject(key: string): boolean {
+    return isStaticObject(this.get(key).value);
+  }
+}
+
+/** A stand-in node whose resolution is unknown, used when a nested key cannot be read. */
+function unknownMarker(node: Node): Node {
+  return { ...node, type: T.ThisExpression } as unknown as Node;
+}

@@ -1,0 +1,68 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../src/rules/max-retry-attempts.js';
+
+const ruleTester = new RuleTester();
+
+ruleTester.run('max-retry-attempts', rule, {
+  valid: [
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2 });`,
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 4 });`,
+    // Unknown counts never report.
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: config.retries });`,
+    `import pRetry from 'p-retry'; await pRetry(run, opts);`,
+    // Not p-retry: a local function with the same name.
+    `const pRetry = (fn, o) => fn(); pRetry(run, { retries: 50 });`,
+    `import { pRetry } from './my-retry'; pRetry(run, { retries: 50 });`,
+    {
+      code: `import pRetry from 'p-retry'; await pRetry(run, { retries: 7 });`,
+      options: [{ max: 8 }],
+    },
+    `import retry from 'async-retry'; await retry(async (bail) => run(), { retries: 2 });`,
+    `const retry = require('retry'); const op = retry.operation({ retries: 3 });`,
+  ],
+  invalid: [
+    {
+      // p-retry's default is 10 retries: 11 calls.
+      code: `import pRetry from 'p-retry';\nawait pRetry(run);`,
+      errors: [{
+        messageId: 'tooManyAttempts', line: 2, column: 7, endColumn: 13,
+        data: { label: 'pRetry()', attempts: 11, max: 5 },
+        suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2 });` }],
+      }],
+    },
+    {
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 10, minTimeout: 500 });`,
+      errors: [{
+        messageId: 'tooManyAttempts', line: 2, column: 21, endColumn: 32,
+        suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500 });` }],
+      }],
+    },
+    {
+      // Renamed default import, const binding, numeric separator and arithmetic.
+      code: `import again from 'p-retry';\nconst MAX = 1_0 - 4;\nawait again(run, { retries: MAX });`,
+      errors: [{ messageId: 'tooManyAttempts', line: 3, column: 20, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import again from 'p-retry';\nconst MAX = 1_0 - 4;\nawait again(run, { retries: 2 });` }] }],
+    },
+    {
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: Infinity });`,
+      errors: [{ messageId: 'unbounded', line: 2, column: 21, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2 });` }] }],
+    },
+    {
+      // Options in a const, spread into the call's options.
+      code: `import pRetry from 'p-retry';\nconst base = { retries: 9 } as const;\nawait pRetry(run, { ...base, factor: 2 });`,
+      errors: [{ messageId: 'tooManyAttempts', line: 2, column: 16, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import pRetry from 'p-retry';\nconst base = { retries: 2 } as const;\nawait pRetry(run, { ...base, factor: 2 });` }] }],
+    },
+    {
+      // CommonJS require, then an alias.
+      code: `const pRetry = require('p-retry');\nconst again = pRetry;\nagain(run, { retries: 20 });`,
+      errors: [{ messageId: 'tooManyAttempts', line: 3, column: 14, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `const pRetry = require('p-retry');\nconst again = pRetry;\nagain(run, { retries: 2 });` }] }],
+    },
+    {
+      code: `import * as P from 'p-retry';\nP.default(run, { retries: 6 });`,
+      errors: [{ messageId: 'tooManyAttempts', line: 2, column: 18, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import * as P from 'p-retry';\nP.default(run, { retries: 2 });` }] }],
+    },
+    {
+      code: `const retry = require('async-retry');\nretry(async () => run(), { forever: true });`,
+      errors: [{ messageId: 'unbounded', line: 2, column: 28, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'forever: false, retries: 2' }, output: `const retry = require('async-retry');\nretry(async () => run(), { forever: false, retries: 2 });` }] }],
+    },
+  ],
+});
