@@ -1,0 +1,230 @@
+import { isDependencyFailure } from './classify.js';
+import { monotonicNow } from './clock.js';
+import { CircuitOpenError } from './errors.js';
+
+export type BreakerState = 'closed' | 'open' | 'half-open';
+export type BreakerOutcome = 'success' | 'failure' | 'neutral';
+
+/** Anything that can wrap a call, e.g. a cockatiel or opossum breaker adapter. */
+export interface CircuitBreakerLike {
+  execute<T>(fn: () => T | PromiseLike<T>): Promise<T>;
+}
+
+export interface CircuitBreakerOptions {
+  /** Open when failures / calls in the sampling window reach this. Default 0.5. */
+  failureRatio?: number;
+  /** Never open on fewer calls than this in the window; one failure out of two proves nothing. Default 10. */
+  minimumThroughput?: number;
+  /** Sliding window over which the ratio is measured. Default 10000. */
+  samplingMs?: number;
+  /** How long to stay open before letting probes through. Default 5000. */
+  breakMs?: number;
+  /** Concurrent trial calls in half-open; this many successes close the breaker. Default 1. */
+  halfOpenProbes?: number;
+  /** Which thrown errors mean the dependency is unhealthy. Default: 5xx, 408, 429, network, unknown. */
+  isFailure?: (error: unknown) => boolean;
+  onStateChange?: (state: BreakerState) => void;
+  /** Clock in ms; inject a virtual one for simulations. Default: monotonic time. */
+  now?: () => number;
+}
+
+export interface CircuitBreaker extends CircuitBreakerLike {
+  readonly state: BreakerState;
+  /**
+   * Low-level protocol (what the retry policy and simulations use): ask to send one call, and if
+   * granted report its outcome with exactly one `settle`. Avoids a closure per call.
+   */
+  tryAcquire(): boolean;
+  settle(outcome: BreakerOutcome): void;
+  /** `settle` for a failed call, classified by this breaker's `isFailure`. */
+  settleError(error: unknown): void;
+  /** Whether the breaker is open now and will still be open `inMs` from now. */
+  isOpenFor(inMs: number): boolean;
+}
+
+const SLOTS = 10;
+const CLOSED = 0;
+const OPEN = 1;
+const HALF_OPEN = 2;
+const STATE_NAMES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
+
+class SamplingCircuitBreaker implements CircuitBreaker {
+  readonly #failureRatio: number;
+  readonly #minimumThroughput: number;
+  readonly #slotMs: number;
+  readonly #breakMs: number;
+  readonly #halfOpenProbes: number;
+  readonly #isFailure: (error: unknown) => boolean;
+  readonly #onStateChange: ((state: BreakerState) => void) | undefined;
+  readonly #now: () => number;
+  readonly #calls = new Float64Array(SLOTS);
+  readonly #failures = new Float64Array(SLOTS);
+  #slot = 0;
+  #epoch: number;
+  #callSum = 0;
+  #failureSum = 0;
+  #state = CLOSED;
+  #openUntil = 0;
+  #probesInFlight = 0;
+  #probeSuccesses = 0;
+
+  constructor(o: Required<Omit<CircuitBreakerOptions, 'onStateChange'>> & Pick<CircuitBreakerOptions, 'onStateChange'>) {
+    this.#failureRatio = o.failureRatio;
+    this.#minimumThroughput = o.minimumThroughput;
+    this.#slotMs = o.samplingMs / SLOTS;
+    this.#breakMs = o.breakMs;
+    this.#halfOpenProbes = o.halfOpenProbes;
+    this.#isFailure = o.isFailure;
+    this.#onStateChange = o.onStateChange;
+    this.#now = o.now;
+    this.#epoch = Math.floor(o.now() / this.#slotMs);
+  }
+
+  get state(): BreakerState {
+    // Report half-open as soon as the break is over, even before a call asks.
+    if (this.#state === OPEN && this.#now() >= this.#openUntil) return 'half-open';
+    return STATE_NAMES[this.#state]!;
+  }
+
+  isOpenFor(inMs: number): boolean {
+    return this.#state === OPEN && this.#now() + inMs < this.#openUntil;
+  }
+
+  #transition(state: number): void {
+    this.#state = state;
+    if (this.#onStateChange !== undefined) {
+      try {
+        this.#onStateChange(STATE_NAMES[state]!);
+      } catch {
+        // A metrics hook must not decide whether the call proceeds.
+      }
+    }
+  }
+
+  #open(): void {
+    this.#openUntil = this.#now() + this.#breakMs;
+    this.#probesInFlight = 0;
+    this.#probeSuccesses = 0;
+    this.#transition(OPEN);
+  }
+
+  #close(): void {
+    this.#calls.fill(0);
+    this.#failures.fill(0);
+    this.#callSum = 0;
+    this.#failureSum = 0;
+    this.#transition(CLOSED);
+  }
+
+  #roll(): number {
+    const epoch = Math.floor(this.#now() / this.#slotMs);
+    if (epoch <= this.#epoch) return this.#slot;
+    const steps = Math.min(SLOTS, epoch - this.#epoch);
+    let slot = this.#slot;
+    for (let i = 0; i < steps; i++) {
+      slot = (slot + 1) % SLOTS;
+      this.#callSum -= this.#calls[slot]!;
+      this.#failureSum -= this.#failures[slot]!;
+      this.#calls[slot] = 0;
+      this.#failures[slot] = 0;
+    }
+    this.#slot = slot;
+    this.#epoch = epoch;
+    return slot;
+  }
+
+  tryAcquire(): boolean {
+    if (this.#state === CLOSED) return true;
+    if (this.#state === OPEN) {
+      if (this.#now() < this.#openUntil) return false;
+      this.#probesInFlight = 0;
+      this.#probeSuccesses = 0;
+      this.#transition(HALF_OPEN);
+    }
+    if (this.#probesInFlight >= this.#halfOpenProbes) return false;
+    this.#probesInFlight++;
+    return true;
+  }
+
+  settle(outcome: BreakerOutcome): void {
+    if (this.#state === HALF_OPEN) {
+      if (this.#probesInFlight > 0) this.#probesInFlight--;
+      if (outcome === 'failure') this.#open();
+      else if (outcome === 'success' && ++this.#probeSuccesses >= this.#halfOpenProbes) this.#close();
+      return;
+    }
+    // Results of calls that started before the breaker opened say nothing new.
+    if (this.#state === OPEN || outcome === 'neutral') return;
+    const slot = this.#roll();
+    this.#calls[slot]! += 1;
+    this.#callSum += 1;
+    if (outcome === 'failure') {
+      this.#failures[slot]! += 1;
+      this.#failureSum += 1;
+      if (this.#callSum >= this.#minimumThroughput && this.#failureSum >= this.#failureRatio * this.#callSum) {
+        this.#open();
+      }
+    }
+  }
+
+  settleError(error: unknown): void {
+    this.settle(this.#isFailure(error) ? 'failure' : 'success');
+  }
+
+  async execute<T>(fn: () => T | PromiseLike<T>): Promise<T> {
+    if (!this.tryAcquire()) throw new CircuitOpenError();
+    let result: T;
+    try {
+      result = await fn();
+    } catch (error) {
+      this.settleError(error);
+      throw error;
+    }
+    this.settle('success');
+    return result;
+  }
+}
+
+/**
+ * A sampling circuit breaker: opens when the failure ratio over a sliding window crosses the
+ * threshold (with enough traffic to mean something), sheds calls for `breakMs`, then lets a few
+ * probes through. Retry and breaker belong on the same call (R-RES-CB-1): pass it to a policy.
+ */
+export function createCircuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
+  const failureRatio = options.failureRatio ?? 0.5;
+  const minimumThroughput = options.minimumThroughput ?? 10;
+  const samplingMs = options.samplingMs ?? 10_000;
+  const breakMs = options.breakMs ?? 5_000;
+  const halfOpenProbes = options.halfOpenProbes ?? 1;
+  if (!(failureRatio > 0 && failureRatio <= 1)) {
+    throw new RangeError(`failureRatio must be within (0, 1], got ${String(failureRatio)}`);
+  }
+  if (!(Number.isInteger(minimumThroughput) && minimumThroughput >= 1)) {
+    throw new RangeError(`minimumThroughput must be a positive integer, got ${String(minimumThroughput)}`);
+  }
+  if (!(Number.isFinite(samplingMs) && samplingMs >= 100)) {
+    throw new RangeError(`samplingMs must be at least 100, got ${String(samplingMs)}`);
+  }
+  if (!(Number.isFinite(breakMs) && breakMs > 0)) {
+    throw new RangeError(`breakMs must be a positive finite number, got ${String(breakMs)}`);
+  }
+  if (!(Number.isInteger(halfOpenProbes) && halfOpenProbes >= 1)) {
+    throw new RangeError(`halfOpenProbes must be a positive integer, got ${String(halfOpenProbes)}`);
+  }
+  return new SamplingCircuitBreaker({
+    failureRatio,
+    minimumThroughput,
+    samplingMs,
+    breakMs,
+    halfOpenProbes,
+    isFailure: options.isFailure ?? isDependencyFailure,
+    onStateChange: options.onStateChange,
+    now: options.now ?? monotonicNow,
+  });
+}
+
+/** Our own breakers expose the closure-free protocol; foreign ones only `execute`. */
+export function isNativeBreaker(b: CircuitBreakerLike): b is CircuitBreaker {
+  const candidate = b as Partial<CircuitBreaker>;
+  return typeof candidate.tryAcquire === 'function' && typeof candidate.settleError === 'function' && typeof candidate.isOpenFor === 'function';
+}

@@ -1,0 +1,379 @@
+import { TaskQueueError } from './errors.js';
+import type { ClaimedTask, EnqueueOutcome, NewTaskRow, StoreNow, Task, TaskCounts, TaskStatus, TaskStore } from './types.js';
+import { checkIdentifier } from './util.js';
+
+/*
+ * Minimal structural views of node-postgres, so that this module (and its .d.ts) never needs `pg`
+ * installed. A real `pg.Pool` / `pg.PoolClient` / `pg.Client` fits them.
+ */
+export interface PgQueryResultLike {
+  rows: any[];
+  rowCount: number | null;
+}
+export interface PgQueryable {
+  query(text: string, values?: any[]): Promise<PgQueryResultLike>;
+}
+export interface PgPoolClientLike extends PgQueryable {
+  release(destroy?: boolean | Error): void;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  removeListener(event: string, listener: (...args: any[]) => void): unknown;
+}
+export interface PgPoolLike extends PgQueryable {
+  connect(): Promise<PgPoolClientLike>;
+}
+
+export interface PostgresStoreOptions {
+  /** Your pg Pool; the store never closes it. */
+  pool: PgPoolLike;
+  /** Table name (plain identifier). Default `safe_retry_tasks`. */
+  table?: string;
+  /** Schema (plain identifier). Default: the connection's search_path. */
+  schema?: string;
+}
+
+export const DEFAULT_TABLE = 'safe_retry_tasks';
+
+/** The schema as SQL, for teams that apply migrations with their own tool. */
+export function postgresSchemaSql(options: { table?: string; schema?: string } = {}): string {
+  return names(options).migrations.map((m) => m.sql).join('\n');
+}
+
+function names(options: { table?: string; schema?: string }) {
+  const table = checkIdentifier('table', options.table ?? DEFAULT_TABLE);
+  const schema = options.schema === undefined ? undefined : checkIdentifier('schema', options.schema);
+  const q = (n: string) => `"${n}"`;
+  const t = schema ? `${q(schema)}.${q(table)}` : q(table);
+  const m = schema ? `${q(schema)}.${q(`${table}_migrations`)}` : q(`${table}_migrations`);
+  const migrations = [
+    {
+      version: 1,
+      sql: `CREATE TABLE IF NOT EXISTS ${t} (
+  id uuid PRIMARY KEY,
+  kind text NOT NULL,
+  payload jsonb NOT NULL,
+  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+  idempotency_key text UNIQUE,
+  attempts integer NOT NULL DEFAULT 0,
+  max_attempts integer NOT NULL CHECK (max_attempts >= 1),
+  next_attempt_at timestamptz NOT NULL,
+  last_error text,
+  locked_at timestamptz,
+  locked_by text,
+  lease_token text,
+  alerted_at timestamptz,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+-- Matches the claim: WHERE status IN (pending, running) AND next_attempt_at <= now ORDER BY next_attempt_at, id.
+CREATE INDEX IF NOT EXISTS ${q(`${table}_due_idx`)} ON ${t} (next_attempt_at, id) WHERE status IN ('pending', 'running');
+CREATE INDEX IF NOT EXISTS ${q(`${table}_alert_idx`)} ON ${t} (next_attempt_at) WHERE status = 'failed' AND alerted_at IS NULL;
+CREATE INDEX IF NOT EXISTS ${q(`${table}_status_updated_idx`)} ON ${t} (status, updated_at);`,
+    },
+  ];
+  // NOTIFY channels are identifiers too; lower case so LISTEN (which folds case) matches.
+  const channel = `${schema ? `${schema}_` : ''}${table}_wake`.toLowerCase().slice(0, 63);
+  return { t, m, table, schema, channel, migrations };
+}
+
+const COLUMN_NAMES = ['kind', 'payload', 'status', 'idempotency_key', 'attempts', 'max_attempts', 'next_attempt_at', 'last_error',
+  'locked_at', 'locked_by', 'lease_token', 'alerted_at', 'created_at', 'updated_at'];
+const columns = (alias = '') => [`${alias}id::text AS id`, ...COLUMN_NAMES.map((c) => `${alias}${c}`)].join(', ');
+const COLUMNS = columns();
+
+function toTask(r: any): Task {
+  return {
+    id: r.id,
+    kind: r.kind,
+    payload: r.payload,
+    status: r.status as TaskStatus,
+    idempotencyKey: r.idempotency_key ?? null,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastError: r.last_error ?? null,
+    lockedAt: r.locked_at ?? null,
+    lockedBy: r.locked_by ?? null,
+    alertedAt: r.alerted_at ?? null,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+function toClaimed(r: any): ClaimedTask {
+  return { ...toTask(r), leaseToken: r.lease_token };
+}
+
+/**
+ * The store for PostgreSQL: tasks live in the application database, so a task can be enqueued in
+ * the same transaction as the business write that needs it (pass your client to `enqueue`).
+ * Every time decision (due, lease expiry, next attempt) uses the database clock, so workers on
+ * hosts with skewed clocks agree.
+ */
+export function postgresStore(options: PostgresStoreOptions): TaskStore & { readonly channel: string; readonly table: string } {
+  if (!options || typeof options.pool?.query !== 'function' || typeof options.pool.connect !== 'function') {
+    throw new TaskQueueError('INVALID_OPTION', 'postgresStore({ pool }) needs a pg Pool (from the "pg" package)');
+  }
+  const pool = options.pool;
+  const { t, m, table, channel, migrations } = names(options);
+  // `$n::timestamptz` is null unless a test clock is injected; then coalesce falls back to now().
+  const NOW = (n: number) => `coalesce($${n}::timestamptz, now())`;
+  const SQL = {
+    claim: `WITH due AS (
+  SELECT id FROM ${t}
+  WHERE status IN ('pending', 'running') AND next_attempt_at <= ${NOW(1)} AND kind = ANY($2::text[])
+  ORDER BY next_attempt_at, id
+  LIMIT $3
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE ${t} AS t SET status = 'running', attempts = t.attempts + 1, locked_at = ${NOW(1)}, locked_by = $4,
+  lease_token = $5, next_attempt_at = ${NOW(1)} + $6 * interval '1 millisecond', updated_at = ${NOW(1)}
+FROM due WHERE t.id = due.id
+RETURNING ${columns('t.')}`,
+    complete: `UPDATE ${t} SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(3)}
+WHERE id = $1::uuid AND lease_token = $2 AND status = 'running'`,
+    fail: `UPDATE ${t} SET
+  status = CASE WHEN $4::boolean OR attempts >= max_attempts THEN 'failed' ELSE 'pending' END,
+  next_attempt_at = CASE WHEN $4::boolean OR attempts >= max_attempts THEN ${NOW(6)} ELSE ${NOW(6)} + $5 * interval '1 millisecond' END,
+  last_error = $3, locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(6)}
+WHERE id = $1::uuid AND lease_token = $2 AND status = 'running'
+RETURNING status`,
+    extend: `UPDATE ${t} AS t SET next_attempt_at = ${NOW(4)} + $3 * interval '1 millisecond', updated_at = ${NOW(4)}
+FROM unnest($1::uuid[], $2::text[]) AS l(id, token)
+WHERE t.id = l.id AND t.lease_token = l.token AND t.status = 'running'
+RETURNING t.id::text AS id`,
+    claimAlerts: `WITH due AS (
+  SELECT id FROM ${t}
+  WHERE status = 'failed' AND alerted_at IS NULL AND next_attempt_at <= ${NOW(1)}
+  ORDER BY next_attempt_at LIMIT $2
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE ${t} AS t SET lease_token = $3, next_attempt_at = ${NOW(1)} + $4 * interval '1 millisecond'
+FROM due WHERE t.id = due.id
+RETURNING ${columns('t.')}`,
+    markAlerted: `UPDATE ${t} SET alerted_at = ${NOW(3)}, lease_token = NULL, updated_at = ${NOW(3)}
+WHERE id = $1::uuid AND lease_token = $2 AND status = 'failed' AND alerted_at IS NULL`,
+    enqueue: `WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[])
+    AS x(id, kind, payload, idempotency_key, run_at, max_attempts, last_error)
+), ins AS (
+  INSERT INTO ${t} (id, kind, payload, status, idempotency_key, attempts, max_attempts, next_attempt_at, last_error, created_at, updated_at)
+  SELECT id, kind, payload::jsonb, 'pending', idempotency_key, 0, max_attempts, coalesce(run_at, ${NOW(8)}), last_error, ${NOW(8)}, ${NOW(8)}
+  FROM input
+  ON CONFLICT (idempotency_key) DO NOTHING
+  RETURNING id
+)
+SELECT ins.id::text AS id FROM ins CROSS JOIN (SELECT pg_notify($9, '')) AS wake`,
+    byKeys: `SELECT id::text AS id, kind, idempotency_key FROM ${t} WHERE idempotency_key = ANY($1::text[])`,
+    get: `SELECT ${COLUMNS} FROM ${t} WHERE id = $1::uuid`,
+    redrive: `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ${NOW(2)}, alerted_at = NULL,
+  locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(2)}
+WHERE id = $1::uuid AND status = 'failed'`,
+    purge: `DELETE FROM ${t} WHERE status = 'completed' AND updated_at < ${NOW(2)} - $1 * interval '1 millisecond'`,
+    counts: `SELECT status, count(*)::int AS n FROM ${t} GROUP BY status`,
+  };
+
+  const d = (now: StoreNow) => now ?? null;
+  let migrated: Promise<void> | undefined;
+  const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+  return {
+    dialect: 'postgres',
+    channel,
+    table,
+
+    migrate() {
+      migrated ??= (async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          // Two processes running CREATE TABLE IF NOT EXISTS at once can still collide in the
+          // catalog; the transaction-scoped advisory lock serialises them.
+          await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`safe-retry-migrate:${t}`]);
+          await client.query(`CREATE TABLE IF NOT EXISTS ${m} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+          const done = new Set((await client.query(`SELECT version FROM ${m}`)).rows.map((r) => r.version as number));
+          for (const mig of migrations) {
+            if (done.has(mig.version)) continue;
+            await client.query(mig.sql);
+            await client.query(`INSERT INTO ${m} (version) VALUES ($1)`, [mig.version]);
+          }
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          migrated = undefined;
+          throw error;
+        } finally {
+          client.release();
+        }
+      })();
+      return migrated;
+    },
+
+    async enqueue(rows: readonly NewTaskRow[], ctx: { now: StoreNow; client?: unknown }): Promise<EnqueueOutcome[]> {
+      if (rows.length === 0) return [];
+      const db = (ctx.client ?? pool) as PgQueryable;
+      if (typeof db.query !== 'function') {
+        throw new TaskQueueError('INVALID_OPTION', 'enqueue({ client }) needs a pg client (something with .query), e.g. the one your transaction runs on');
+      }
+      const inserted = await db.query(SQL.enqueue, [
+        rows.map((r) => r.id),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.payloadJson),
+        rows.map((r) => r.idempotencyKey),
+        rows.map((r) => r.runAt),
+        rows.map((r) => r.maxAttempts),
+        rows.map((r) => r.lastError),
+        d(ctx.now),
+        channel,
+      ]);
+      const created = new Set(inserted.rows.map((r) => r.id as string));
+      const missingKeys = rows.filter((r) => !created.has(r.id) && r.idempotencyKey !== null).map((r) => r.idempotencyKey as string);
+      const existing = new Map<string, { id: string; kind: string }>();
+      if (missingKeys.length > 0) {
+        for (const r of (await db.query(SQL.byKeys, [missingKeys])).rows) existing.set(r.idempotency_key, { id: r.id, kind: r.kind });
+      }
+      return rows.map((r) => {
+        if (created.has(r.id)) return { taskId: r.id, created: true };
+        const prior = r.idempotencyKey === null ? undefined : existing.get(r.idempotencyKey);
+        if (!prior) throw new Error(`enqueue of ${r.kind} inserted nothing and found no task with its key (concurrent purge?)`);
+        if (prior.kind !== r.kind) {
+          throw new TaskQueueError(
+            'IDEMPOTENCY_KEY_CONFLICT',
+            `idempotency key ${JSON.stringify(r.idempotencyKey)} already belongs to a task of kind "${prior.kind}", not "${r.kind}": one key must name one operation`,
+          );
+        }
+        return { taskId: prior.id, created: false };
+      });
+    },
+
+    async claim(req) {
+      const res = await pool.query(SQL.claim, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs]);
+      return res.rows.map(toClaimed);
+    },
+
+    async complete(req) {
+      const res = await pool.query(SQL.complete, [req.id, req.token, d(req.now)]);
+      return res.rowCount === 1;
+    },
+
+    async fail(req) {
+      const res = await pool.query(SQL.fail, [req.id, req.token, req.error, req.terminal, req.delayMs, d(req.now)]);
+      return (res.rows[0]?.status as 'pending' | 'failed' | undefined) ?? null;
+    },
+
+    async extendLeases(req) {
+      if (req.leases.length === 0) return new Set();
+      const res = await pool.query(SQL.extend, [req.leases.map((l) => l.id), req.leases.map((l) => l.token), req.leaseMs, d(req.now)]);
+      return new Set(res.rows.map((r) => r.id as string));
+    },
+
+    async claimAlerts(req) {
+      const res = await pool.query(SQL.claimAlerts, [d(req.now), req.limit, req.token, req.leaseMs]);
+      return res.rows.map(toClaimed);
+    },
+
+    async markAlerted(req) {
+      const res = await pool.query(SQL.markAlerted, [req.id, req.token, d(req.now)]);
+      return res.rowCount === 1;
+    },
+
+    async get(id) {
+      if (!UUID_RE.test(id)) return undefined;
+      const res = await pool.query(SQL.get, [id]);
+      return res.rows[0] ? toTask(res.rows[0]) : undefined;
+    },
+
+    async list(req) {
+      const where: string[] = [];
+      const values: unknown[] = [];
+      if (req.status) where.push(`status = $${values.push(req.status)}`);
+      if (req.kind) where.push(`kind = $${values.push(req.kind)}`);
+      const sql = `SELECT ${COLUMNS} FROM ${t} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+ORDER BY updated_at DESC, id DESC LIMIT $${values.push(req.limit)} OFFSET $${values.push(req.offset)}`;
+      return (await pool.query(sql, values)).rows.map(toTask);
+    },
+
+    async redrive(req) {
+      if (!UUID_RE.test(req.id)) return false;
+      const res = await pool.query(SQL.redrive, [req.id, d(req.now)]);
+      return res.rowCount === 1;
+    },
+
+    async purgeCompleted(req) {
+      const res = await pool.query(SQL.purge, [req.olderThanMs, d(req.now)]);
+      return res.rowCount ?? 0;
+    },
+
+    async counts(): Promise<TaskCounts> {
+      const out: TaskCounts = { pending: 0, running: 0, completed: 0, failed: 0 };
+      for (const r of (await pool.query(SQL.counts)).rows) out[r.status as TaskStatus] = r.n;
+      return out;
+    },
+
+    async subscribe(onWake, onError) {
+      let client: PgPoolClientLike | undefined;
+      let closed = false;
+      let retryTimer: NodeJS.Timeout | undefined;
+      const onNotification = (msg: { channel?: string }) => {
+        if (msg.channel === channel) onWake();
+      };
+      const onClientError = (error: unknown) => {
+        onError(error);
+        drop(true);
+        scheduleReconnect();
+      };
+      const drop = (destroy: boolean) => {
+        if (!client) return;
+        const c = client;
+        client = undefined;
+        c.removeListener('notification', onNotification);
+        c.removeListener('error', onClientError);
+        try {
+          c.release(destroy);
+        } catch {
+          // already released by pg after a fatal error
+        }
+      };
+      let delay = 500;
+      const scheduleReconnect = () => {
+        if (closed || retryTimer) return;
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          void connect();
+        }, delay);
+        retryTimer.unref?.();
+        delay = Math.min(delay * 2, 30_000);
+      };
+      const connect = async () => {
+        try {
+          const c = await pool.connect();
+          if (closed) return c.release();
+          client = c;
+          c.on('notification', onNotification);
+          c.on('error', onClientError);
+          await c.query(`LISTEN "${channel}"`);
+          delay = 500;
+          // Tasks enqueued while we were not listening would otherwise wait for the next poll.
+          onWake();
+        } catch (error) {
+          onError(error);
+          drop(true);
+          scheduleReconnect();
+        }
+      };
+      await connect();
+      return async () => {
+        closed = true;
+        if (retryTimer) clearTimeout(retryTimer);
+        const c = client;
+        if (c) {
+          await c.query(`UNLISTEN "${channel}"`).catch(() => undefined);
+          drop(false);
+        }
+      };
+    },
+
+    async close() {
+      // The pool belongs to the caller.
+    },
+  };
+}
