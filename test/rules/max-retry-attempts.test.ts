@@ -1,9 +1,7 @@
-import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../src/rules/max-retry-attempts.js';
+import { run } from '../helpers/rule-tester.js';
 
-const ruleTester = new RuleTester();
-
-ruleTester.run('max-retry-attempts', rule, {
+run('max-retry-attempts', rule, {
   valid: [
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 4 });`,

@@ -43,8 +43,8 @@ export function readNodeRetryOptions(view: OptionsView, d: NodeRetryDefaults) {
   let attempts = totalAttempts(view.number('retries', d.retries), 'retries');
   if (d.forever) {
     const forever = view.boolean('forever', false);
+    // An unknown `forever` leaves the retries count as a lower bound, which is still safe to judge.
     if (forever.value === true) attempts = { value: Infinity, node: forever.node };
-    else if (forever.value === UNKNOWN && attempts.value !== Infinity) attempts = { value: UNKNOWN, node: forever.node };
   }
   const factor = view.number('factor', d.factor);
   const minTimeout = view.number('minTimeout', d.minTimeout);

@@ -1,0 +1,3 @@
+import type { LibraryDescriptor } from '../library.js';
+
+export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [];

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { analyse } from '../helpers/model.js';
+
+describe('p-retry descriptor', () => {
+  it('normalises retries to total attempts and reads the default schedule', () => {
+    const [site] = analyse(`import pRetry from 'p-retry'; await pRetry(() => fetch(u));`);
+    expect(site).toMatchObject({
+      library: 'p-retry', attempts: 11, growth: 'exponential', initialMs: 1000, multiplier: 2,
+      maxMs: Infinity, jitter: false, filter: 'none', operation: '() => fetch(u)',
+    });
+  });
+  it('treats shouldRetry and AbortError as an error filter', () => {
+    const sites = analyse(`
+      import pRetry, { AbortError } from 'p-retry';
+      await pRetry(async () => { const r = await fetch(u); if (r.status === 404) throw new AbortError('gone'); return r; }, { retries: 2 });
+      await pRetry(run, { retries: 2, shouldRetry: ({ error }) => error.code !== 'E' });
+    `);
+    expect(sites.map((s) => s.filter)).toEqual(['custom', 'custom']);
+  });
+  it('computes the worst case with randomize and a cap', () => {
+    const [site] = analyse(`import pRetry from 'p-retry'; pRetry(run, { retries: 3, minTimeout: 500, maxTimeout: 1500, randomize: true });`);
+    // waits: min(1000,1500) + min(2000,1500) + min(4000,1500)
+    expect(site).toMatchObject({ attempts: 4, jitter: true, worstCaseMs: 1000 + 1500 + 1500 });
+  });
+  it('marks values it cannot know as unknown', () => {
+    const [site] = analyse(`import pRetry from 'p-retry'; pRetry(run, { ...defaults, retries: 2 });`);
+    expect(site).toMatchObject({ attempts: 3, growth: 'unknown', jitter: 'unknown' });
+  });
+  it('ignores look-alikes that are not bound to p-retry', () => {
+    expect(analyse(`function pRetry(f, o) { return f(); } pRetry(run, { retries: 99 });`)).toEqual([]);
+  });
+});
+
+describe('async-retry descriptor', () => {
+  it('defaults randomize to true and counts bail as a filter', () => {
+    const [a, b] = analyse(`
+      const retry = require('async-retry');
+      retry(async () => run(), { retries: 3 });
+      retry(async (bail) => { const r = await fetch(u); if (r.status < 500) bail(new Error()); }, { retries: 3 });
+    `, { js: true });
+    expect(a).toMatchObject({ library: 'async-retry', attempts: 4, jitter: true, filter: 'none' });
+    expect(b).toMatchObject({ filter: 'custom' });
+  });
+});
+
+describe('node-retry descriptor', () => {
+  it('reads retry.operation options and the attempt callback', () => {
+    const [site] = analyse(`
+      const retry = require('retry');
+      const op = retry.operation({ retries: 5, factor: 1, minTimeout: 200 });
+      op.attempt((n) => call((err) => { if (op.retry(err)) return; done(err); }));
+    `, { js: true });
+    expect(site).toMatchObject({ library: 'retry', attempts: 6, growth: 'constant', initialMs: 200, filter: 'custom' });
+    expect(site!.operation).toMatch(/^\(n\) =>/);
+  });
+});
+
+describe('promise-retry descriptor', () => {
+  it('accepts both argument orders', () => {
+    const sites = analyse(`
+      import promiseRetry from 'promise-retry';
+      promiseRetry((retry) => run().catch(retry), { retries: 1 });
+      promiseRetry({ retries: 4 }, (retry) => run().catch(retry));
+    `);
+    expect(sites.map((s) => s.attempts)).toEqual([2, 5]);
+    expect(sites[1]!.operation).toBe('(retry) => run().catch(retry)');
+  });
+});
