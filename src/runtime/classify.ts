@@ -153,6 +153,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   const trimmed = value.trim();
   if (trimmed === '') return undefined;
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // All three HTTP-date forms start with a day name; V8's lenient Date.parse would read '-1' as a year.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);

@@ -153,11 +153,11 @@ RETURNING ${columns('t.')}`,
     markAlerted: `UPDATE ${t} SET alerted_at = ${NOW(3)}, lease_token = NULL, updated_at = ${NOW(3)}
 WHERE id = $1::uuid AND lease_token = $2 AND status = 'failed' AND alerted_at IS NULL`,
     enqueue: `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[])
-    AS x(id, kind, payload, idempotency_key, run_at, max_attempts, last_error)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $10::float8[])
+    AS x(id, kind, payload, idempotency_key, run_at, max_attempts, last_error, delay_ms)
 ), ins AS (
   INSERT INTO ${t} (id, kind, payload, status, idempotency_key, attempts, max_attempts, next_attempt_at, last_error, created_at, updated_at)
-  SELECT id, kind, payload::jsonb, 'pending', idempotency_key, 0, max_attempts, coalesce(run_at, ${NOW(8)}), last_error, ${NOW(8)}, ${NOW(8)}
+  SELECT id, kind, payload::jsonb, 'pending', idempotency_key, 0, max_attempts, coalesce(run_at, ${NOW(8)} + delay_ms * interval '1 millisecond'), last_error, ${NOW(8)}, ${NOW(8)}
   FROM input
   ON CONFLICT (idempotency_key) DO NOTHING
   RETURNING id
@@ -224,6 +224,7 @@ WHERE id = $1::uuid AND status = 'failed'`,
         rows.map((r) => r.lastError),
         d(ctx.now),
         channel,
+        rows.map((r) => r.delayMs),
       ]);
       const created = new Set(inserted.rows.map((r) => r.id as string));
       const missingKeys = rows.filter((r) => !created.has(r.id) && r.idempotencyKey !== null).map((r) => r.idempotencyKey as string);

@@ -34,7 +34,9 @@ export interface NewTaskRow {
   kind: string;
   payloadJson: string;
   idempotencyKey: string | null;
+  /** Absolute due time; when null the task is due `delayMs` after the store's now. */
   runAt: Date | null;
+  delayMs: number;
   maxAttempts: number;
   lastError: string | null;
 }

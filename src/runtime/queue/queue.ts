@@ -1,0 +1,492 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { NonRetryableTaskError, TaskQueueError } from './errors.js';
+import type { Handoff, HandoffContext } from './handoff-contract.js';
+import type { PgQueryable } from './postgres.js';
+import type { ClaimedTask, EnqueueOutcome, NewTaskRow, StoreNow, Task, TaskCounts, TaskStore } from './types.js';
+import { assertInt, backoffDelayMs, describeError, sleep, toPayloadJson, uuidv7 } from './util.js';
+
+export interface TaskContext {
+  taskId: string;
+  /** The key the task was enqueued with (the same one the in-memory attempts used, after a hand-off). */
+  idempotencyKey: string | undefined;
+  /** 1-based; counts runs lost to a crash too. */
+  attempt: number;
+  maxAttempts: number;
+  /** Aborted when the worker lost its lease (another worker may run the task now) or stop() timed out. */
+  signal: AbortSignal;
+}
+
+export type TaskHandler<P = any> = (payload: P, ctx: TaskContext) => unknown;
+export type TaskHandlers = Record<string, TaskHandler<any>>;
+export type PayloadOf<H> = H extends TaskHandler<infer P> ? P : never;
+
+/** What `onFailed` receives: the task as it was when it reached FAILED. */
+export type FailedTask = Task;
+
+export interface TaskQueueOptions<H extends TaskHandlers> {
+  store: TaskStore;
+  /** One handler per task kind. This queue claims only the kinds it has handlers for. */
+  handlers: H;
+  /** Kinds this process may enqueue but does not run (another service handles them). */
+  enqueueOnlyKinds?: readonly string[];
+  /** Poll period when nothing wakes the worker. Default 5000 ms (PostgreSQL also wakes on NOTIFY). */
+  pollIntervalMs?: number;
+  /** Most tasks taken by one claim. Default 50. */
+  batchSize?: number;
+  /** Most tasks running at once in this process. Default 8. */
+  concurrency?: number;
+  /** Attempts before FAILED (R-RES-RE-5 says about 10). Default 10. */
+  maxAttempts?: number;
+  /** Next attempt after baseDelayMs * 2^attempt: 2, 4, 8 ... s with the default 1000. */
+  baseDelayMs?: number;
+  /** Cap for one wait. Default one hour. */
+  maxDelayMs?: number;
+  /** Fraction of each wait that is randomised away (0 = exact, 1 = full jitter). Default 0.2. */
+  jitter?: number;
+  /** A crashed worker's task is taken again after this. Renewed while the handler runs. Default 60 s. */
+  leaseMs?: number;
+  /** Called once per task that reaches FAILED; after a crash mid-call it is called again (see README). */
+  onFailed?: (task: FailedTask) => unknown;
+  /** Errors the queue cannot throw to anyone (database down while polling, onFailed threw). Default: console.error. */
+  onError?: (error: unknown, where: string) => void;
+  /** How long stop() waits for running handlers. Default 30 s. */
+  stopTimeoutMs?: number;
+  workerId?: string;
+  /**
+   * Test hook: epoch-ms clock used for every time decision instead of the database's own clock.
+   * Leave unset in production; on PostgreSQL the default is `now()` of the database.
+   */
+  clock?: () => number;
+}
+
+export interface EnqueueOptions {
+  /** Deduplicates: a second enqueue with the same key returns the first task (while it exists). */
+  idempotencyKey?: string;
+  /** When the first attempt is due (Date or epoch ms). Default: now. */
+  runAt?: Date | number;
+  maxAttempts?: number;
+  /** PostgreSQL: a pg client inside your transaction; the task commits or rolls back with it. */
+  client?: PgQueryable;
+}
+
+export interface EnqueueItem<K extends string = string> extends Omit<EnqueueOptions, 'client'> {
+  kind: K;
+  payload: unknown;
+}
+
+export interface HandoffOptions {
+  /** Delay before the queue's first attempt. Default 2 * baseDelayMs: the dependency just failed. */
+  delayMs?: number;
+  maxAttempts?: number;
+}
+
+export interface TaskQueue<H extends TaskHandlers = TaskHandlers> {
+  readonly store: TaskStore;
+  readonly workerId: string;
+  migrate(): Promise<void>;
+  enqueue<K extends string>(kind: K, payload: K extends keyof H ? PayloadOf<H[K]> : unknown, options?: EnqueueOptions): Promise<EnqueueOutcome>;
+  enqueueMany(items: readonly EnqueueItem[], options?: { client?: PgQueryable }): Promise<EnqueueOutcome[]>;
+  /**
+   * A hand-off for the in-memory retry policy: when it gives up for a retryable reason, the
+   * operation is enqueued here with the SAME idempotency key. The payload is serialised now, so a
+   * payload that is not JSON fails before the operation runs, not when it gives up.
+   */
+  handoff<K extends string>(kind: K, payload: K extends keyof H ? PayloadOf<H[K]> : unknown, options?: HandoffOptions): Handoff;
+  start(): void;
+  /** Stops claiming, waits for running handlers up to the timeout, then aborts their signals. */
+  stop(options?: { timeoutMs?: number }): Promise<void>;
+  /** Claims one batch of due tasks, runs it to the end and delivers pending alerts; returns how many ran. */
+  runOnce(): Promise<number>;
+  stats(): Promise<TaskCounts>;
+  getTask(id: string): Promise<Task | undefined>;
+  listFailed(options?: { limit?: number; offset?: number; kind?: string }): Promise<Task[]>;
+  /** Sends a FAILED task back to pending with a fresh attempt count. */
+  redrive(taskId: string): Promise<boolean>;
+  purgeCompleted(options: { olderThanMs: number }): Promise<number>;
+}
+
+interface InFlight {
+  id: string;
+  token: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+function defaultOnError(error: unknown, where: string): void {
+  console.error(`[safe-retry queue] ${where}:`, error);
+}
+
+export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOptions<H>): TaskQueue<H> {
+  if (!options || typeof options !== 'object') throw new TaskQueueError('INVALID_OPTION', 'createTaskQueue needs an options object');
+  const { store } = options;
+  if (!store || typeof store.claim !== 'function') throw new TaskQueueError('INVALID_OPTION', 'createTaskQueue needs a store: sqliteStore(...) or postgresStore(...)');
+  const handlers = options.handlers ?? ({} as H);
+  for (const [kind, fn] of Object.entries(handlers)) {
+    if (typeof fn !== 'function') throw new TaskQueueError('INVALID_OPTION', `handler for "${kind}" is not a function`);
+  }
+  const pollIntervalMs = assertInt('pollIntervalMs', options.pollIntervalMs ?? 5000, 1);
+  const batchSize = assertInt('batchSize', options.batchSize ?? 50, 1);
+  const concurrency = assertInt('concurrency', options.concurrency ?? 8, 1);
+  const maxAttempts = assertInt('maxAttempts', options.maxAttempts ?? 10, 1);
+  const baseDelayMs = assertInt('baseDelayMs', options.baseDelayMs ?? 1000, 0);
+  const maxDelayMs = assertInt('maxDelayMs', options.maxDelayMs ?? 3_600_000, 0);
+  const leaseMs = assertInt('leaseMs', options.leaseMs ?? 60_000, 100);
+  const stopTimeoutMs = assertInt('stopTimeoutMs', options.stopTimeoutMs ?? 30_000, 0);
+  const jitter = options.jitter ?? 0.2;
+  if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) throw new TaskQueueError('INVALID_OPTION', `jitter must be within [0, 1], got ${String(jitter)}`);
+  const onError = options.onError ?? defaultOnError;
+  const onFailed = options.onFailed;
+  const clock = options.clock;
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const kinds = Object.keys(handlers);
+  const known = new Set([...kinds, ...(options.enqueueOnlyKinds ?? [])]);
+
+  const now = (): StoreNow => (clock ? new Date(clock()) : undefined);
+  const safeOnError = (error: unknown, where: string) => {
+    try {
+      onError(error, where);
+    } catch {
+      // an error reporter that throws must not stop the worker
+    }
+  };
+
+  let migrated: Promise<void> | undefined;
+  const migrate = () => {
+    migrated ??= store.migrate().catch((error: unknown) => {
+      migrated = undefined;
+      throw error;
+    });
+    return migrated;
+  };
+
+  function toRow(item: EnqueueItem, extra?: { delayMs?: number; lastError?: string | null }): NewTaskRow {
+    const { kind } = item;
+    if (typeof kind !== 'string' || !known.has(kind)) {
+      throw new TaskQueueError(
+        'UNKNOWN_KIND',
+        `unknown task kind ${JSON.stringify(kind)}: no handler for it here (known: ${[...known].map((k) => JSON.stringify(k)).join(', ') || 'none'}); add a handler, or list it in enqueueOnlyKinds if another service runs it`,
+      );
+    }
+    const payloadJson = toPayloadJson(kind, item.payload);
+    const key = item.idempotencyKey;
+    if (key !== undefined && (typeof key !== 'string' || key.length === 0 || key.length > 1000)) {
+      throw new TaskQueueError('INVALID_OPTION', `idempotencyKey must be a non-empty string of at most 1000 characters, got ${JSON.stringify(key)}`);
+    }
+    let runAt: Date | null = null;
+    if (item.runAt !== undefined) {
+      runAt = item.runAt instanceof Date ? new Date(item.runAt.getTime()) : new Date(item.runAt);
+      if (Number.isNaN(runAt.getTime())) throw new TaskQueueError('INVALID_OPTION', `runAt is not a valid time: ${String(item.runAt)}`);
+    }
+    return {
+      id: uuidv7(),
+      kind,
+      payloadJson,
+      idempotencyKey: key ?? null,
+      runAt,
+      delayMs: extra?.delayMs ?? 0,
+      maxAttempts: assertInt('maxAttempts', item.maxAttempts ?? maxAttempts, 1),
+      lastError: extra?.lastError ?? null,
+    };
+  }
+
+  async function insert(rows: NewTaskRow[], client: unknown): Promise<EnqueueOutcome[]> {
+    await migrate();
+    return store.enqueue(rows, { now: now(), client });
+  }
+
+  // ---- worker state ----
+  let running = false;
+  let loopDone: Promise<void> | undefined;
+  let unsubscribe: (() => Promise<void>) | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const inflight = new Map<string, InFlight>();
+  let wakeResolve: (() => void) | undefined;
+  let wakePending = false;
+  let backlog = false;
+  let alertsWanted = false;
+  let lastAlertSweep = 0;
+
+  const wake = () => {
+    wakePending = true;
+    wakeResolve?.();
+  };
+
+  function waitForWake(ms: number): Promise<void> {
+    if (wakePending) {
+      wakePending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeResolve = undefined;
+        wakePending = false;
+        resolve();
+      }
+      wakeResolve = done;
+    });
+  }
+
+  async function withRetries<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    // A blip while recording an outcome should not cost a re-run; a long outage still ends in the
+    // lease expiring and the task running again (at-least-once, which is why it carries a key).
+    const waits = [100, 500, 2000];
+    for (let i = 0; ; i++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (i >= waits.length) throw error;
+        safeOnError(error, `${what} (retrying)`);
+        await sleep(waits[i] ?? 0);
+      }
+    }
+  }
+
+  async function recordFailure(task: ClaimedTask, error: string, terminal: boolean): Promise<void> {
+    const delayMs = backoffDelayMs(task.attempts, { baseDelayMs, maxDelayMs, jitter });
+    const status = await withRetries('recording a failed attempt', () =>
+      store.fail({ id: task.id, token: task.leaseToken, error, delayMs, terminal, now: now() }),
+    );
+    if (status === null) {
+      safeOnError(new Error(`task ${task.id} (${task.kind}) failed after its lease was lost; the new owner decides its fate`), 'fail');
+    } else if (status === 'failed' && onFailed) {
+      alertsWanted = true;
+      wake();
+    }
+  }
+
+  async function execute(task: ClaimedTask, controller: AbortController): Promise<void> {
+    if (task.attempts > task.maxAttempts) {
+      // The previous owner took the last attempt and never reported back (crash, or stalled past
+      // its lease). Running it again would exceed the bound.
+      await recordFailure(task, `attempt ${task.maxAttempts} of ${task.maxAttempts} never reported back (worker crashed or lost its lease); no attempts left. Previous error: ${task.lastError ?? 'none'}`, true);
+      return;
+    }
+    const handler = handlers[task.kind];
+    if (!handler) {
+      await recordFailure(task, `no handler for task kind "${task.kind}" in worker ${workerId}`, true);
+      return;
+    }
+    try {
+      await handler(task.payload, {
+        taskId: task.id,
+        idempotencyKey: task.idempotencyKey ?? undefined,
+        attempt: task.attempts,
+        maxAttempts: task.maxAttempts,
+        signal: controller.signal,
+      });
+    } catch (error) {
+      await recordFailure(task, describeError(error), error instanceof NonRetryableTaskError);
+      return;
+    }
+    const ok = await withRetries('completing a task', () => store.complete({ id: task.id, token: task.leaseToken, now: now() }));
+    if (!ok) {
+      safeOnError(new Error(`task ${task.id} (${task.kind}) finished after its lease was lost; another worker may have run it too`), 'complete');
+    }
+  }
+
+  function launch(task: ClaimedTask): InFlight {
+    const controller = new AbortController();
+    const entry: InFlight = { id: task.id, token: task.leaseToken, controller, done: Promise.resolve() };
+    inflight.set(task.id, entry);
+    entry.done = execute(task, controller)
+      .catch((error: unknown) => safeOnError(error, `task ${task.id} (${task.kind})`))
+      .finally(() => {
+        if (inflight.get(task.id) === entry) inflight.delete(task.id);
+        if (backlog || alertsWanted) wake();
+      });
+    ensureHeartbeat();
+    return entry;
+  }
+
+  function ensureHeartbeat() {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      if (inflight.size === 0) return;
+      const leases = [...inflight.values()].map((e) => ({ id: e.id, token: e.token }));
+      store.extendLeases({ leases, leaseMs, now: now() }).then(
+        (kept) => {
+          for (const l of leases) {
+            const e = inflight.get(l.id);
+            if (e && e.token === l.token && !kept.has(l.id) && !e.controller.signal.aborted) {
+              e.controller.abort(new Error(`lease on task ${l.id} was lost; another worker may run it now`));
+            }
+          }
+        },
+        (error: unknown) => safeOnError(error, 'extending leases'),
+      );
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    heartbeat.unref?.();
+  }
+
+  async function claimBatch(limit: number): Promise<InFlight[]> {
+    await migrate();
+    const tasks = await store.claim({ workerId, kinds, limit, leaseMs, token: randomUUID(), now: now() });
+    backlog = tasks.length === limit;
+    return tasks.map(launch);
+  }
+
+  async function sweepAlerts(): Promise<void> {
+    if (!onFailed) return;
+    alertsWanted = false;
+    lastAlertSweep = Date.now();
+    for (;;) {
+      const token = randomUUID();
+      const due = await store.claimAlerts({ limit: batchSize, leaseMs, token, now: now() });
+      for (const task of due) {
+        const { leaseToken: _, ...visible } = task;
+        try {
+          await onFailed({ ...visible, alertedAt: null });
+        } catch (error) {
+          // Left claimed: it is offered again once the alert lease runs out.
+          safeOnError(error, `onFailed for task ${task.id}`);
+          continue;
+        }
+        await withRetries('recording an alert', () => store.markAlerted({ id: task.id, token, now: now() }));
+      }
+      if (due.length < batchSize) return;
+    }
+  }
+
+  async function loop(): Promise<void> {
+    let errorDelay = 0;
+    while (running) {
+      try {
+        if (!unsubscribe && store.subscribe) {
+          await migrate();
+          unsubscribe = await store.subscribe(wake, (error) => safeOnError(error, 'LISTEN connection'));
+        }
+        const free = concurrency - inflight.size;
+        if (free > 0) await claimBatch(Math.min(batchSize, free));
+        if (onFailed && (alertsWanted || Date.now() - lastAlertSweep >= pollIntervalMs)) await sweepAlerts();
+        errorDelay = 0;
+      } catch (error) {
+        safeOnError(error, 'polling');
+        backlog = false;
+        errorDelay = Math.min(Math.max(errorDelay * 2, 250), pollIntervalMs);
+        await sleep(errorDelay);
+        continue;
+      }
+      if (!running) break;
+      if (backlog && inflight.size < concurrency) {
+        // Let several finished tasks free their slots before the next claim.
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
+      await waitForWake(pollIntervalMs);
+    }
+  }
+
+  const queue: TaskQueue<H> = {
+    store,
+    workerId,
+    migrate,
+
+    async enqueue(kind, payload, opts = {}) {
+      const row = toRow({ kind, payload, idempotencyKey: opts.idempotencyKey, runAt: opts.runAt, maxAttempts: opts.maxAttempts });
+      const [out] = await insert([row], opts.client);
+      return out as EnqueueOutcome;
+    },
+
+    async enqueueMany(items, opts = {}) {
+      const rows = items.map((item) => toRow(item));
+      return insert(rows, opts.client);
+    },
+
+    handoff(kind, payload, opts = {}) {
+      const delayMs = assertInt('handoff delayMs', opts.delayMs ?? baseDelayMs * 2, 0);
+      // Validate now: a bad payload should surface when the operation is set up, not when it gives up.
+      toRow({ kind, payload, maxAttempts: opts.maxAttempts });
+      return async (ctx: HandoffContext) => {
+        if (ctx.reason === 'not-retryable') {
+          throw new TaskQueueError('NOT_HANDED_OFF', `not handing off "${kind}": the error is not retryable (a contract error fails the same way from the queue)`, { cause: ctx.error });
+        }
+        const row = toRow(
+          { kind, payload, idempotencyKey: ctx.idempotencyKey, maxAttempts: opts.maxAttempts },
+          { delayMs, lastError: `handed off by the in-memory retry policy after ${ctx.attempts} attempt(s), reason "${ctx.reason}": ${describeError(ctx.error)}` },
+        );
+        const [out] = await insert([row], undefined);
+        return { taskId: (out as EnqueueOutcome).taskId };
+      };
+    },
+
+    start() {
+      if (running) return;
+      if (kinds.length === 0) throw new TaskQueueError('INVALID_OPTION', 'start() needs at least one handler; this queue can only enqueue');
+      running = true;
+      wakePending = true;
+      loopDone = loop();
+    },
+
+    async stop(opts = {}) {
+      const timeoutMs = opts.timeoutMs ?? stopTimeoutMs;
+      if (running) {
+        running = false;
+        wake();
+        await loopDone;
+      }
+      const unsub = unsubscribe;
+      unsubscribe = undefined;
+      await unsub?.().catch((error: unknown) => safeOnError(error, 'UNLISTEN'));
+      const pending = [...inflight.values()];
+      if (pending.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const timedOut = await Promise.race([
+          Promise.allSettled(pending.map((e) => e.done)).then(() => false),
+          new Promise<boolean>((r) => (timer = setTimeout(() => r(true), timeoutMs))),
+        ]);
+        clearTimeout(timer);
+        if (timedOut) {
+          // Their rows stay RUNNING under a lease that is no longer renewed: another worker takes
+          // them when it expires. Releasing them now would let two copies run at once.
+          for (const e of inflight.values()) e.controller.abort(new TaskQueueError('STOPPED', 'queue stopped before this task finished'));
+        }
+      }
+      // Stopped means no more renewals, also for handlers still running past the timeout.
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = undefined;
+    },
+
+    async runOnce() {
+      const free = Math.max(0, concurrency - inflight.size);
+      const started = free > 0 ? await claimBatch(Math.min(batchSize, free)) : [];
+      await Promise.all(started.map((e) => e.done));
+      if (started.length === 0 || alertsWanted || onFailed) await sweepAlerts();
+      if (inflight.size === 0 && heartbeat && !running) {
+        clearInterval(heartbeat);
+        heartbeat = undefined;
+      }
+      return started.length;
+    },
+
+    async stats() {
+      await migrate();
+      return store.counts();
+    },
+
+    async getTask(id) {
+      await migrate();
+      return store.get(id);
+    },
+
+    async listFailed(opts = {}) {
+      await migrate();
+      return store.list({ status: 'failed', kind: opts.kind, limit: assertInt('limit', opts.limit ?? 100, 1), offset: assertInt('offset', opts.offset ?? 0, 0) });
+    },
+
+    async redrive(taskId) {
+      await migrate();
+      const ok = await store.redrive({ id: taskId, now: now() });
+      if (ok) wake();
+      return ok;
+    },
+
+    async purgeCompleted(opts) {
+      await migrate();
+      return store.purgeCompleted({ olderThanMs: assertInt('olderThanMs', opts?.olderThanMs, 0), now: now() });
+    },
+  };
+  return queue;
+}
