@@ -29,3 +29,4 @@ export type { CallKind } from './classify.js';
 export { idempotencyKey } from './idempotency-key.js';
 export { Deferred } from './handoff.js';
 export type { GiveUpReason, Handoff, HandoffContext } from './handoff.js';
+export * from './queue/index.js';

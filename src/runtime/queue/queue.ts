@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { NonRetryableTaskError, TaskQueueError } from './errors.js';
-import type { Handoff, HandoffContext } from './handoff-contract.js';
+import type { Handoff, HandoffContext } from '../handoff.js';
 import type { PgQueryable } from './postgres.js';
 import type { ClaimedTask, EnqueueOutcome, NewTaskRow, StoreNow, Task, TaskCounts, TaskStore } from './types.js';
 import { assertInt, backoffDelayMs, describeError, sleep, toPayloadJson, uuidv7 } from './util.js';
