@@ -27,7 +27,12 @@ export interface ImportBinding extends ModuleRef {
 
 export interface ModuleUse {
   readonly module: string;
+  /** The import/export declaration or the require() call. */
   readonly node: TSESTree.Node;
+  /** The module specifier string: the narrowest place to report a banned module. */
+  readonly source: TSESTree.Node;
+  /** `import type` / `export type`: erased at compile time, so nothing runs. */
+  readonly typeOnly?: boolean;
 }
 
 export interface ImportTable {
@@ -64,7 +69,9 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
     if (statement.type === T.ImportDeclaration) {
       const module = normaliseModule(statement.source.value);
       modules.add(module);
-      uses.push({ module, node: statement });
+      const typeOnly = statement.importKind === 'type' ||
+        (statement.specifiers.length > 0 && statement.specifiers.every((s) => s.type === T.ImportSpecifier && s.importKind === 'type'));
+      uses.push({ module, node: statement, source: statement.source, typeOnly });
       if (statement.importKind === 'type') continue;
       for (const spec of statement.specifiers) {
         if (spec.type === T.ImportSpecifier && spec.importKind === 'type') continue;
@@ -82,7 +89,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
     ) {
       const module = normaliseModule(statement.source.value);
       modules.add(module);
-      uses.push({ module, node: statement });
+      uses.push({ module, node: statement, source: statement.source, typeOnly: statement.exportKind === 'type' });
     } else if (
       statement.type === T.TSImportEqualsDeclaration &&
       statement.moduleReference.type === T.TSExternalModuleReference &&
@@ -90,7 +97,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
     ) {
       const module = normaliseModule(String(statement.moduleReference.expression.value));
       modules.add(module);
-      uses.push({ module, node: statement });
+      uses.push({ module, node: statement, source: statement.moduleReference.expression });
       bind(sourceCode.scopeManager?.getDeclaredVariables(statement)[0], module, 'module', statement);
     }
   }
@@ -116,7 +123,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
     if (!name) continue;
     const module = normaliseModule(name);
     modules.add(module);
-    uses.push({ module, node: call });
+    uses.push({ module, node: call, source: arg! });
     bindRequire(call, module);
   }
 

@@ -33,7 +33,13 @@ export function nodeRetryFixes(view: OptionsView): SiteFixes {
       ...(forever ? [{ path: ['forever'], text: 'false' }] : []),
       { path: ['retries'], text: String(total - 1) },
     ],
-    exponential: () => [{ path: ['factor'], text: '2' }],
+    exponential: () => {
+      const min = view.get('minTimeout').value;
+      return [
+        ...(typeof min === 'number' && min <= 0 ? [{ path: ['minTimeout'], text: '500' }] : []),
+        { path: ['factor'], text: '2' },
+      ];
+    },
     jitter: () => [{ path: ['randomize'], text: 'true' }],
   };
 }
@@ -58,7 +64,7 @@ export function readNodeRetryOptions(view: OptionsView, d: NodeRetryDefaults) {
     maxMs: orUnknown(maxTimeout.value),
     jitterFactor: randomize.value === UNKNOWN ? UNKNOWN : randomize.value ? 2 : 1,
     capAfterJitter: true,
-    node: factor.node ?? minTimeout.node ?? view.object,
+    node: (isKnown(initial) && initial <= 0 ? minTimeout.node : factor.node ?? minTimeout.node) ?? view.object,
   });
   const maxRetryTime = view.number('maxRetryTime', undefined);
   const deadlineMs: Setting<number | undefined> = {

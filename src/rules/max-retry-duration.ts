@@ -1,0 +1,70 @@
+import { getRetryModel } from '../analysis/index.js';
+import { worstCaseDurationMs } from '../analysis/schedule.js';
+import { isKnown } from '../analysis/static-value.js';
+import { createRule } from '../util/create-rule.js';
+
+type Options = [{ maxMs?: number; queueMs?: number }];
+type MessageIds = 'tooLong' | 'needsQueue';
+
+export default createRule<Options, MessageIds>({
+  name: 'max-retry-duration',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Enforce a bound on the worst-case time a retry spends in memory',
+      recommended: 'recommended',
+      guideRules: ['R-RES-RE-4', 'R-RES-RE-5'],
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          maxMs: {
+            type: 'number',
+            minimum: 1,
+            description: 'Largest allowed worst-case in-memory retry time in milliseconds (waits plus known per-attempt timeouts).',
+          },
+          queueMs: {
+            type: 'number',
+            minimum: 1,
+            description: 'Above this many milliseconds the message insists on a durable task queue with a database-driven scheduler.',
+          },
+        },
+      },
+    ],
+    messages: {
+      tooLong:
+        '{{label}} can spend up to {{duration}} retrying in memory, above {{max}} (R-RES-RE-4). Use fewer attempts or shorter waits; a failure that lasts longer belongs in a durable task queue.',
+      needsQueue:
+        '{{label}} can spend up to {{duration}} retrying in memory, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5).',
+    },
+  },
+  defaultOptions: [{ maxMs: 5000, queueMs: 30_000 }],
+  create(context, [{ maxMs = 5000, queueMs = 30_000 }]) {
+    return {
+      'Program:exit'() {
+        for (const site of getRetryModel(context).sites) {
+          if (site.kind === 'durable' || site.attempts.value === 1) continue;
+          const worst = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
+          if (!isKnown(worst) || worst <= maxMs) continue;
+          context.report({
+            node: site.reportNode,
+            messageId: worst > queueMs ? 'needsQueue' : 'tooLong',
+            data: { label: site.label, duration: formatDuration(worst), max: formatDuration(maxMs) },
+          });
+        }
+      },
+    };
+  },
+});
+
+export function formatDuration(ms: number): string {
+  if (ms === Infinity) return 'forever';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 120) return `${Number(s.toFixed(1))} s`;
+  const min = s / 60;
+  if (min < 120) return `${Number(min.toFixed(1))} min`;
+  return `${Number((min / 60).toFixed(1))} h`;
+}

@@ -1,0 +1,101 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { getRetryModel } from '../analysis/index.js';
+import { createRule } from '../util/create-rule.js';
+
+type Options = [{ modules?: string[]; allow?: string[] }];
+type MessageIds = 'legacyModule' | 'legacyExport';
+
+/** Standalone retry helpers that cannot compose with a circuit breaker or bulkhead (R-RES-RE-X4). */
+export const LEGACY_MODULES = [
+  'retry',
+  'async-retry',
+  'promise-retry',
+  'bluebird-retry',
+  'requestretry',
+  'typescript-retry-decorator',
+  'async/retry',
+  'async/retryable',
+];
+
+/** Legacy entry points inside otherwise fine modules: `async.retry`, rxjs `retryWhen`. */
+const LEGACY_EXPORTS: Record<string, readonly string[]> = {
+  async: ['retry', 'retryable'],
+  rxjs: ['retryWhen'],
+  'rxjs/operators': ['retryWhen'],
+};
+
+export default createRule<Options, MessageIds>({
+  name: 'no-legacy-retry',
+  meta: {
+    type: 'suggestion',
+    docs: {
+      description: 'Disallow standalone retry helpers that do not compose with a circuit breaker',
+      recommended: 'recommended',
+      guideRules: ['R-RES-RE-X4'],
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          modules: {
+            type: 'array',
+            items: { type: 'string' },
+            uniqueItems: true,
+            description: 'More modules to treat as legacy retry helpers (added to the built-in list).',
+          },
+          allow: {
+            type: 'array',
+            items: { type: 'string' },
+            uniqueItems: true,
+            description: 'Modules (or `module#export`, e.g. `rxjs#retryWhen`) to allow although the built-in list names them.',
+          },
+        },
+      },
+    ],
+    messages: {
+      legacyModule:
+        "'{{module}}' is a standalone retry helper: it does not compose with a circuit breaker, its metrics are wired by hand and its config lives in code (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker.",
+      legacyExport:
+        "'{{name}}' from '{{module}}' is a legacy retry helper (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker{{hint}}.",
+    },
+  },
+  defaultOptions: [{ modules: [], allow: [] }],
+  create(context, [{ modules = [], allow = [] }]) {
+    const allowed = new Set(allow);
+    const banned = new Set([...LEGACY_MODULES, ...modules].filter((m) => !allowed.has(m)));
+    return {
+      'Program:exit'() {
+        const { imports } = getRetryModel(context);
+        for (const use of imports.uses) {
+          if (banned.has(use.module) && !use.typeOnly) context.report({ node: use.source, messageId: 'legacyModule', data: { module: use.module } });
+        }
+        const reported = new Set<TSESTree.Node>();
+        for (const binding of imports.bindings) {
+          const names = LEGACY_EXPORTS[binding.module];
+          if (!names || banned.has(binding.module)) continue;
+          const report = (node: TSESTree.Node, name: string) => {
+            if (allowed.has(`${binding.module}#${name}`) || reported.has(node)) return;
+            reported.add(node);
+            const hint = name === 'retryWhen' ? " (in rxjs, retry's delay option)" : '';
+            context.report({ node, messageId: 'legacyExport', data: { name, module: binding.module, hint } });
+          };
+          if (names.includes(binding.path)) {
+            // import { retryWhen } from 'rxjs': the specifier itself.
+            const spec = binding.variable.defs[0]?.node;
+            report(spec && spec.type === T.ImportSpecifier ? spec : binding.node, binding.path);
+            continue;
+          }
+          if (binding.path !== 'default' && binding.path !== 'module') continue;
+          // import async from 'async'; async.retry(...)
+          for (const ref of binding.variable.references) {
+            const member = ref.identifier.parent;
+            if (member?.type !== T.MemberExpression || member.object !== ref.identifier || member.computed) continue;
+            if (member.property.type === T.Identifier && names.includes(member.property.name)) report(member, member.property.name);
+          }
+        }
+      },
+    };
+  },
+});

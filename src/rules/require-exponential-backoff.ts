@@ -1,0 +1,51 @@
+import { getRetryModel } from '../analysis/index.js';
+import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
+import { isKnown } from '../analysis/static-value.js';
+import { createRule } from '../util/create-rule.js';
+
+type Options = [];
+type MessageIds = 'noDelay' | 'constantDelay' | 'linearDelay' | 'useExponential';
+
+const MESSAGE_BY_GROWTH = { none: 'noDelay', constant: 'constantDelay', linear: 'linearDelay' } as const;
+
+export default createRule<Options, MessageIds>({
+  name: 'require-exponential-backoff',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require exponential backoff between retry attempts',
+      recommended: 'recommended',
+      guideRules: ['R-RES-RE-2', 'R-RES-RE-X3'],
+    },
+    hasSuggestions: true,
+    messages: {
+      noDelay:
+        '{{label}} retries immediately, with no wait between attempts (R-RES-RE-X3). Back off exponentially: first wait about 500 ms, then multiply by 2.',
+      constantDelay:
+        '{{label}} waits the same time before every retry, so clients hit a recovering dependency in step (R-RES-RE-X3). Back off exponentially with multiplier 2.',
+      linearDelay:
+        '{{label}} grows its wait linearly, which does not relieve a struggling dependency (R-RES-RE-X3). Back off exponentially with multiplier 2.',
+      useExponential: 'Switch to exponential backoff ({{edit}}).',
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    return {
+      'Program:exit'() {
+        for (const site of getRetryModel(context).sites) {
+          const growth = site.delay.growth;
+          if (!isKnown(growth) || !(growth in MESSAGE_BY_GROWTH) || site.attempts.value === 1) continue;
+          const edits = site.fixes?.exponential?.();
+          const fix = optionEditsFix(site, edits, context.sourceCode);
+          context.report({
+            node: site.delay.node ?? site.reportNode,
+            messageId: MESSAGE_BY_GROWTH[growth as keyof typeof MESSAGE_BY_GROWTH],
+            data: { label: site.label },
+            suggest: fix && edits ? [{ messageId: 'useExponential', data: { edit: describeEdits(edits) }, fix }] : [],
+          });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,37 @@
+import rule, { formatDuration } from '../../src/rules/max-retry-duration.js';
+import { run } from '../helpers/rule-tester.js';
+import { describe, expect, it } from 'vitest';
+
+run('max-retry-duration', rule, {
+  valid: [
+    // 500 + 1000 = 1.5 s
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, minTimeout: 500 });`,
+    // randomize doubles the bound: 2 × (1000 + 2000) = 6 s, but a 4 s maxRetryTime caps it.
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true, maxRetryTime: 4000 });`,
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 4, minTimeout: cfg.min });`,
+    { code: `import pRetry from 'p-retry'; await pRetry(run, { retries: 3 });`, options: [{ maxMs: 8000 }] },
+  ],
+  invalid: [
+    {
+      // 1 + 2 + 4 = 7 s
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 3 });`,
+      errors: [{ messageId: 'tooLong', line: 2, column: 7, endColumn: 13, data: { label: 'pRetry()', duration: '7 s', max: '5 s' } }],
+    },
+    {
+      // p-retry defaults: 10 retries of 1, 2, 4 ... 512 s = 1023 s.
+      code: `import pRetry from 'p-retry';\nawait pRetry(run);`,
+      errors: [{ messageId: 'needsQueue', line: 2, column: 7, data: { label: 'pRetry()', duration: '17.1 min' } }],
+    },
+    {
+      code: `const retry = require('retry');\nconst op = retry.operation({ retries: 4, minTimeout: 2000, maxTimeout: 10000 });`,
+      // 2 + 4 + 8 + 10 (capped) = 24 s
+      errors: [{ messageId: 'tooLong', line: 2, column: 12, data: { label: 'retry.operation()', duration: '24 s', max: '5 s' } }],
+    },
+  ],
+});
+
+describe('formatDuration', () => {
+  it('prints human units', () => {
+    expect([formatDuration(250), formatDuration(7000), formatDuration(150_000), formatDuration(Infinity)]).toEqual(['250 ms', '7 s', '2.5 min', 'forever']);
+  });
+});

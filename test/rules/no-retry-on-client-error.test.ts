@@ -1,0 +1,43 @@
+import rule from '../../src/rules/no-retry-on-client-error.js';
+import { run } from '../helpers/rule-tester.js';
+
+run('no-retry-on-client-error', rule, {
+  valid: [
+    // AbortError on 4xx is p-retry's way to stop.
+    `import pRetry, { AbortError } from 'p-retry';
+     import axios from 'axios';
+     await pRetry(async () => {
+       try { return await axios.get(url); }
+       catch (e) { if (e.response?.status < 500) throw new AbortError(e); throw e; }
+     }, { retries: 2 });`,
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     await pRetry(() => axios.get(url), { retries: 2, shouldRetry: ({ error }) => isTransient(error) });`,
+    // fetch does not reject on 4xx, and nothing here throws on them.
+    `import pRetry from 'p-retry'; await pRetry(() => fetch(url), { retries: 2 });`,
+    // fetch that throws only on 5xx.
+    `import pRetry from 'p-retry';
+     await pRetry(async () => { const r = await fetch(url); if (r.status >= 500) throw new Error('server'); return r; }, { retries: 2 });`,
+    // axios told not to throw.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     await pRetry(() => axios.get(url, { validateStatus: () => true }), { retries: 2 });`,
+    // A local "axios" that is not the package.
+    `import pRetry from 'p-retry'; const axios = { get: async () => 1 }; await pRetry(() => axios.get(url), { retries: 2 });`,
+    // async-retry with bail is filtered.
+    `import retry from 'async-retry'; import got from 'got';
+     await retry(async (bail) => { try { return await got(url) } catch (e) { if (e.response?.statusCode < 500) bail(e); throw e; } }, { retries: 2 });`,
+  ],
+  invalid: [
+    {
+      code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait pRetry(() => axios.post(url, body), { retries: 2 });`,
+      errors: [{ messageId: 'unfilteredHttp', line: 3, column: 7, endColumn: 13, data: { label: 'pRetry()', call: 'axios.post()' } }],
+    },
+    {
+      code: `import pRetry from 'p-retry';\nawait pRetry(async () => {\n  const res = await fetch(url);\n  if (!res.ok) throw new Error(String(res.status));\n  return res.json();\n}, { retries: 2 });`,
+      errors: [{ messageId: 'unfilteredHttp', line: 2, column: 7, data: { label: 'pRetry()', call: 'fetch()' } }],
+    },
+    {
+      code: `const retry = require('async-retry');\nconst got = require('got');\nretry(async () => got(url).json(), { retries: 2 });`,
+      errors: [{ messageId: 'unfilteredHttp', line: 3, column: 1, endColumn: 6 }],
+    },
+  ],
+});

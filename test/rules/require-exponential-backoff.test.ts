@@ -1,0 +1,37 @@
+import rule from '../../src/rules/require-exponential-backoff.js';
+import { run } from '../helpers/rule-tester.js';
+
+run('require-exponential-backoff', rule, {
+  valid: [
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, minTimeout: 500 });`,
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, factor: 2 });`,
+    // A factor we cannot read is unknown: no report.
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, factor: cfg.factor });`,
+    // A single attempt does not retry, whatever its delay.
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 0, factor: 1 });`,
+    `const retry = require('retry'); retry.operation({ retries: 2, factor: 3 });`,
+  ],
+  invalid: [
+    {
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 1 });`,
+      errors: [{
+        messageId: 'constantDelay', line: 2, column: 33, endColumn: 42,
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'factor: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 2 });` }],
+      }],
+    },
+    {
+      code: `const FACTOR = 1;\nconst retry = require('async-retry');\nretry(async () => run(), { retries: 2, factor: FACTOR });`,
+      errors: [{
+        messageId: 'constantDelay', line: 3, column: 40,
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'factor: 2' }, output: `const FACTOR = 1;\nconst retry = require('async-retry');\nretry(async () => run(), { retries: 2, factor: 2 });` }],
+      }],
+    },
+    {
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 0, factor: 2 });`,
+      errors: [{
+        messageId: 'noDelay', line: 2, column: 33, endColumn: 46,
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500, factor: 2 });` }],
+      }],
+    },
+  ],
+});

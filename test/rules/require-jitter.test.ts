@@ -1,0 +1,38 @@
+import rule from '../../src/rules/require-jitter.js';
+import { run } from '../helpers/rule-tester.js';
+
+run('require-jitter', rule, {
+  valid: [
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true });`,
+    // async-retry randomises by default.
+    `const retry = require('async-retry'); retry(async () => run(), { retries: 2 });`,
+    // Constant delays are require-exponential-backoff's finding.
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, factor: 1 });`,
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: flags.jitter });`,
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 0 });`,
+  ],
+  invalid: [
+    {
+      // p-retry's default is randomize: false; the squiggle goes on the call.
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2 });`,
+      errors: [{
+        messageId: 'noJitter', line: 2, column: 19, endColumn: 33,
+        suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, randomize: true });` }],
+      }],
+    },
+    {
+      code: `const retry = require('async-retry');\nretry(async () => run(), { retries: 2, randomize: false });`,
+      errors: [{
+        messageId: 'noJitter', line: 2, column: 40, endColumn: 56,
+        suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `const retry = require('async-retry');\nretry(async () => run(), { retries: 2, randomize: true });` }],
+      }],
+    },
+    {
+      code: `import pRetry from 'p-retry';\nawait pRetry(run);`,
+      errors: [{
+        messageId: 'noJitter', line: 2, column: 7, endColumn: 13,
+        suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { randomize: true });` }],
+      }],
+    },
+  ],
+});
