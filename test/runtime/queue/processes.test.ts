@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskQueue, postgresStore, sqliteStore, type TaskStore } from '../../../src/runtime/index.js';
 import { startPostgres, type PgServer } from './pg-harness.js';
-import { runtimeModuleUrl } from './runtime-module.js';
+import { removeCompiledRuntime, runtimeModuleUrl } from './runtime-module.js';
 
 const WORKER = join(import.meta.dirname, 'worker.mjs');
 
@@ -27,7 +27,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
   await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  removeCompiledRuntime();
 });
 
 interface Worker {
@@ -146,8 +147,6 @@ describe.each(['sqlite', 'postgres'] as const)('worker processes on %s', (kind) 
     const [row] = await tg.sql('SELECT count(*) AS keys, sum(runs) AS runs, max(runs) AS max_runs FROM done');
     expect({ keys: Number(row.keys), runs: Number(row.runs), maxRuns: Number(row.max_runs) }).toEqual({ keys: N, runs: N, maxRuns: 1 });
     expect(await q.stats()).toEqual({ pending: 0, running: 0, completed: N, failed: 0 });
-    const byWorker = await tg.sql(`SELECT count(DISTINCT locked_by) AS n FROM ${kind === 'postgres' ? 'drain_postgres' : 'safe_retry_tasks'}`);
-    expect(byWorker).toBeDefined();
     for (const w of workers) expect(w.errors).toEqual([]);
   }, 120_000);
 });

@@ -1,43 +1,38 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '../../..');
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
 let cached: string | undefined;
+let compiledDir: string | undefined;
+
+export function removeCompiledRuntime(): void {
+  if (compiledDir) rmSync(compiledDir, { recursive: true, force: true });
+  compiledDir = undefined;
+  cached = undefined;
+}
 
 /**
  * The compiled runtime for child-process workers (they run plain Node, without vitest's TS
- * transform). `npm test` builds dist first, so normally that is used; when dist is missing or older
- * than the sources (a vitest run during development), the runtime is compiled on its own into a
- * temp dir, which also keeps it clear of concurrent `npm run build`s that wipe dist.
+ * transform). It is compiled from src on its own into a fresh folder under node_modules/.cache (about 2 s) rather than taken from
+ * dist: dist may be stale during development, and a concurrent `npm run build` wipes it while the
+ * workers are importing it. SAFE_RETRY_RUNTIME, when set, names a module URL to use instead.
  */
 export function runtimeModuleUrl(): string {
   if (cached) return cached;
-  const dist = join(root, 'dist/runtime/index.js');
-  const srcNewest = newestMtime(join(root, 'src/runtime'));
-  if (existsSync(dist) && newestMtime(join(root, 'dist/runtime')) >= srcNewest && existsSync(join(root, 'dist/runtime/queue/index.js'))) {
-    cached = pathToFileURL(dist).href;
-    return cached;
-  }
-  const out = mkdtempSync(join(tmpdir(), 'safe-retry-runtime-'));
+  if (process.env.SAFE_RETRY_RUNTIME) return (cached = process.env.SAFE_RETRY_RUNTIME);
+  // Inside the project, so that the compiled store resolves better-sqlite3 and pg from node_modules.
+  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
+  const out = mkdtempSync(join(root, 'node_modules/.cache/safe-retry-runtime-'));
+  compiledDir = out;
   try {
     execFileSync(process.execPath, [
       join(root, 'node_modules/typescript/bin/tsc'),
       '--outDir', out, '--rootDir', join(root, 'src'),
       '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
-      '--strict', '--skipLibCheck', '--types', 'node', '--noEmitOnError', 'false',
+      '--ignoreConfig', '--strict', '--skipLibCheck', '--lib', 'es2023', '--types', 'node', '--noEmitOnError', 'false',
       join(root, 'src/runtime/index.ts'),
     ], { stdio: 'pipe' });
   } catch {
