@@ -92,6 +92,8 @@ export interface RetrySite {
   /** The options object literal that suggestions may edit, and where to add one if absent. */
   readonly options?: OptionsTarget | undefined;
   readonly fixes?: SiteFixes | undefined;
+  /** The circuit breaker the retry is composed with (cockatiel `wrap(retry, breaker)`), when known. */
+  readonly breaker?: Node | undefined;
 }
 
 export interface OptionsTarget {

@@ -1,0 +1,176 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { AnalysisContext, LibraryDescriptor } from '../library.js';
+import { argument, callOf, functionOf } from '../library.js';
+import type { DelaySchedule, Node, OptionEdit, RetrySite, Setting, SiteFixes } from '../model.js';
+import type { OptionValue, OptionsView } from '../options.js';
+import { NO_DELAY, UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
+import { UNKNOWN, unwrap } from '../static-value.js';
+import { mayEndRetrying, readDelayFunction, scheduleOfReading, type DelayReading } from './delay-function.js';
+import { localReference, replaceInside } from './generic-helpers.js';
+import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
+
+const MODULES = ['rxjs', 'rxjs/operators'];
+
+/**
+ * RxJS: `source.pipe(retry(n))`, `retry({ count, delay, resetOnSuccess })`, and the deprecated
+ * `retryWhen(notifier)`. `count` counts resubscriptions (retries) and defaults to Infinity, so a
+ * bare `retry()` never stops; `count <= 0` means no retry. `delay` unset resubscribes at once;
+ * a number is a constant wait; a function `(error, retryCount) => timer(ms)` is read when its
+ * arithmetic is visible. Errors are filtered only by throwing inside `delay` (or `retryWhen`).
+ */
+export const rxjs: LibraryDescriptor = {
+  id: 'rxjs',
+  modules: MODULES,
+  find(uses, ctx) {
+    const sites: RetrySite[] = [];
+    for (const use of uses) {
+      const call = callOf(use);
+      if (!call) continue;
+      if (use.path === 'retry') sites.push(retrySite(call, use.expression, ctx));
+      else if (use.path === 'retryWhen') sites.push(retryWhenSite(call, use.expression));
+    }
+    return sites;
+  },
+};
+
+function retrySite(call: TSESTree.CallExpression, callee: Node, ctx: AnalysisContext): RetrySite {
+  const arg = argument(call, 0);
+  const spread = call.arguments.some((a) => a.type === T.SpreadElement);
+  const value = arg ? ctx.evaluator.evaluate(arg) : undefined;
+  const resolved = arg ? ctx.evaluator.resolve(arg) : undefined;
+  const isConfig = resolved?.type === T.ObjectExpression;
+  let attempts: Setting<number>;
+  let delay: DelaySchedule = NO_DELAY;
+  let jitter: Setting<boolean> = { value: false };
+  let filter = NO_FILTER;
+  let view: OptionsView | undefined;
+  let reading: DelayReading | undefined;
+  let delayOption: OptionValue | undefined;
+  if (spread) {
+    attempts = { value: UNKNOWN };
+    delay = UNKNOWN_SCHEDULE;
+    jitter = { value: UNKNOWN };
+  } else if (!arg || value === undefined || value === null) {
+    attempts = { value: Infinity };
+  } else if (typeof value === 'number') {
+    attempts = totalAttempts({ value, node: arg }, 'retries');
+  } else if (isConfig) {
+    view = ctx.options(arg);
+    delayOption = view.get('delay');
+    const delayValue = delayOption.value;
+    const endsItself = delayOption.valueNode ? mayEndRetrying(functionOf(delayOption.valueNode, ctx), (c) => rxjsPath(c.callee, ctx) === 'throwError', ctx) : false;
+    const count = view.get('count');
+    if (count.property && typeof count.value === 'number') attempts = totalAttempts({ value: count.value, node: count.property }, 'retries');
+    else if (!count.property && count.value === undefined) {
+      // No count: unbounded, unless the delay function can end the retries by throwing.
+      attempts = endsItself ? { value: UNKNOWN } : { value: Infinity };
+    } else if (count.property && count.value === undefined) attempts = { value: Infinity, node: count.property };
+    else attempts = { value: UNKNOWN, node: count.property };
+    if (!delayOption.property && delayValue === undefined) {
+      delay = NO_DELAY;
+    } else if (typeof delayValue === 'number') {
+      delay = geometricSchedule({ growth: delayValue <= 0 ? 'none' : 'constant', initialMs: delayValue, multiplier: 1, maxMs: delayValue, node: delayOption.property });
+    } else if (delayOption.valueNode && functionOf(delayOption.valueNode, ctx)) {
+      reading = readDelayFunction(delayOption.valueNode, ctx, [undefined, 'n'], { unwrapReturn: (e) => timerArgument(e, ctx) });
+      delay = reading ? scheduleOfReading(reading, delayOption.property) : { ...UNKNOWN_SCHEDULE, node: delayOption.property };
+      jitter = { value: reading ? reading.jitter : UNKNOWN, node: delayOption.property };
+      if (endsItself) filter = customFilter(delayOption.property);
+    } else {
+      delay = { ...UNKNOWN_SCHEDULE, node: delayOption.property };
+      jitter = { value: UNKNOWN, node: delayOption.property };
+      filter = customFilter(delayOption.property);
+    }
+  } else {
+    attempts = { value: UNKNOWN, node: arg };
+    delay = UNKNOWN_SCHEDULE;
+    jitter = { value: UNKNOWN };
+  }
+  return site({
+    library: 'rxjs',
+    label: 'retry()',
+    node: call,
+    reportNode: callee,
+    attempts,
+    delay,
+    jitter,
+    errorFilter: filter,
+    operation: pipedSource(call),
+    options: view ? optionsTarget(view, call, 0) : { call, argumentIndex: 0 },
+    fixes: spread ? undefined : fixesOf(arg, value, view, delayOption, reading, ctx),
+  });
+}
+
+function retryWhenSite(call: TSESTree.CallExpression, callee: Node): RetrySite {
+  const notifier = argument(call, 0);
+  return site({
+    library: 'rxjs',
+    label: 'retryWhen()',
+    node: call,
+    reportNode: callee,
+    // The notifier decides everything; none of it is read.
+    attempts: { value: UNKNOWN },
+    delay: { ...UNKNOWN_SCHEDULE, node: notifier },
+    jitter: { value: UNKNOWN },
+    errorFilter: customFilter(notifier),
+    operation: pipedSource(call),
+    options: { call, argumentIndex: 0 },
+  });
+}
+
+/** `timer(ms)` from rxjs holds the wait; `throwError(...)` ends retrying and is not a wait. */
+function timerArgument(expr: Node, ctx: AnalysisContext): Node | 'ignore' | undefined {
+  const e = unwrap(expr);
+  if (e.type !== T.CallExpression) return undefined;
+  const path = rxjsPath(e.callee, ctx);
+  if (path === 'throwError') return 'ignore';
+  if (path === 'timer') return argument(e, 0);
+  return undefined;
+}
+
+function rxjsPath(node: Node, ctx: AnalysisContext): string | undefined {
+  const ref = ctx.imports.resolve(node);
+  return ref && MODULES.includes(ref.module) ? ref.path : undefined;
+}
+
+/** `source.pipe(map(...), retry(3))`: the observable being resubscribed. */
+function pipedSource(call: TSESTree.CallExpression): Node | undefined {
+  const parent = call.parent;
+  if (parent?.type !== T.CallExpression || !parent.arguments.includes(call)) return undefined;
+  const callee = parent.callee;
+  if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier && callee.property.name === 'pipe') return callee.object;
+  return undefined;
+}
+
+function fixesOf(
+  arg: Node | undefined,
+  value: unknown,
+  view: OptionsView | undefined,
+  delayOption: OptionValue | undefined,
+  reading: DelayReading | undefined,
+  ctx: AnalysisContext,
+): SiteFixes {
+  const timer = localReference(ctx, MODULES, 'timer');
+  const exponentialDelay = timer ? `(_error, retryCount) => ${timer}(2 ** retryCount * 250 * (0.5 + Math.random()))` : undefined;
+  const delayEditable = !delayOption?.property || !delayOption.property.shorthand;
+  return {
+    attempts: (total): OptionEdit[] | undefined => {
+      if (view) return view.object ? [{ path: ['count'], text: String(total - 1) }] : undefined;
+      if (!arg || typeof value === 'number') return [{ path: [], text: String(total - 1) }];
+      return undefined;
+    },
+    exponential: (): OptionEdit[] | undefined => {
+      if (!exponentialDelay) return undefined;
+      if (view) return view.object && delayEditable ? [{ path: ['delay'], text: exponentialDelay }] : undefined;
+      // `retry(3)` becomes the config form, keeping its count.
+      const count = typeof value === 'number' ? String(value) : arg ? undefined : '2';
+      return count === undefined ? undefined : [{ path: [], text: `{ count: ${count}, delay: ${exponentialDelay} }` }];
+    },
+    jitter: (): OptionEdit[] | undefined => {
+      const fn = reading?.fn;
+      const wait = reading?.waits?.length === 1 ? reading.waits[0] : undefined;
+      if (!view?.object || !delayEditable || !fn || !wait || !delayOption?.valueNode || unwrap(delayOption.valueNode) !== fn) return undefined;
+      return [{ path: ['delay'], text: replaceInside(ctx, fn, wait, `(${ctx.sourceCode.getText(wait)}) * (0.5 + Math.random())`) }];
+    },
+  };
+}
