@@ -303,6 +303,9 @@ export function sqliteStore(options: SqliteStoreOptions): TaskStore & { readonly
 
   const t = `"${table}"`;
   const m = `"${table}_migrations"`;
+  // Pinned: on a small or unanalysed table the planner prefers the status index and sorts, which
+  // turns every claim into a scan of all pending rows.
+  const dueIdx = `"${table}_due_idx"`;
   const stmtCache = new Map<string, SqliteStatementLike>();
   const st = (sql: string) => {
     let s = stmtCache.get(sql);
@@ -319,7 +322,7 @@ export function sqliteStore(options: SqliteStoreOptions): TaskStore & { readonly
     st(`UPDATE ${t} SET status = 'running', attempts = attempts + 1, locked_at = @now, locked_by = @worker, lease_token = @token,
   next_attempt_at = @now + @lease, updated_at = @now
 WHERE id IN (
-  SELECT id FROM ${t}
+  SELECT id FROM ${t} INDEXED BY ${dueIdx}
   WHERE status IN ('pending', 'running') AND next_attempt_at <= @now AND kind IN (SELECT value FROM json_each(@kinds))
   ORDER BY next_attempt_at, id LIMIT @limit
 )

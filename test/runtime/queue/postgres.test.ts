@@ -1,0 +1,142 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTaskQueue, postgresSchemaSql, postgresStore, TaskQueueError } from '../../../src/runtime/index.js';
+import { startPostgres, type PgServer } from './pg-harness.js';
+
+let server: PgServer;
+let pool: pg.Pool;
+let connectionString: string;
+
+beforeAll(async () => {
+  server = await startPostgres();
+  ({ pool, connectionString } = await server.newDatabase());
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const quiet = { onError: () => undefined };
+
+describe('postgresStore', () => {
+  it('enqueues inside the caller\'s transaction: rolled back with it, committed with it', async () => {
+    const store = postgresStore({ pool, table: 'tx_tasks' });
+    const q = createTaskQueue({ store, ...quiet, handlers: { 'order.confirm': () => undefined } });
+    await q.migrate();
+    await pool.query('CREATE TABLE orders (id int PRIMARY KEY)');
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('INSERT INTO orders VALUES (1)');
+      await q.enqueue('order.confirm', { orderId: 1 }, { client, idempotencyKey: 'order-1' });
+      expect(await q.stats()).toMatchObject({ pending: 0 }); // not visible outside the transaction yet
+      await client.query('ROLLBACK');
+      expect(await q.stats()).toMatchObject({ pending: 0 });
+
+      await client.query('BEGIN');
+      await client.query('INSERT INTO orders VALUES (1)');
+      const { taskId } = await q.enqueue('order.confirm', { orderId: 1 }, { client, idempotencyKey: 'order-1' });
+      await client.query('COMMIT');
+      expect(await q.getTask(taskId)).toMatchObject({ status: 'pending', idempotencyKey: 'order-1' });
+    } finally {
+      client.release();
+    }
+    await expect(q.enqueue('order.confirm', {}, { client: {} as never })).rejects.toBeInstanceOf(TaskQueueError);
+  });
+
+  it('wakes idle workers through LISTEN/NOTIFY, long before the next poll', async () => {
+    const table = 'notify_tasks';
+    const worker = createTaskQueue({
+      store: postgresStore({ pool, table }),
+      ...quiet,
+      pollIntervalMs: 600_000,
+      handlers: { ping: (p: { n: number }) => void got(p.n) },
+    });
+    let got!: (n: number) => void;
+    const received = new Promise<number>((r) => (got = r));
+    worker.start();
+    await new Promise((r) => setTimeout(r, 300)); // let the first (empty) claim and LISTEN happen
+    // Enqueue through another pool, as another process would.
+    const other = new pg.Pool({ connectionString: connectionString, max: 1 });
+    const producer = createTaskQueue({ store: postgresStore({ pool: other, table }), ...quiet, handlers: {}, enqueueOnlyKinds: ['ping'] });
+    await producer.enqueue('ping', { n: 42 });
+    expect(await received).toBe(42);
+    await worker.stop();
+    await other.end();
+  });
+
+  it('computes the next attempt with the database clock in the failing UPDATE', async () => {
+    const table = 'clock_tasks';
+    const q = createTaskQueue({ store: postgresStore({ pool, table }), ...quiet, baseDelayMs: 1000, jitter: 0.2, handlers: { f: () => { throw new Error('503'); } } });
+    const { taskId } = await q.enqueue('f', {});
+    await q.runOnce();
+    const { rows } = await pool.query(`SELECT extract(epoch FROM next_attempt_at - now()) * 1000 AS ms, status FROM ${table} WHERE id = $1`, [taskId]);
+    expect(rows[0].status).toBe('pending');
+    // 2 s (attempt 1) minus up to 20 % jitter, minus the few ms since the UPDATE.
+    expect(Number(rows[0].ms)).toBeGreaterThan(1500);
+    expect(Number(rows[0].ms)).toBeLessThanOrEqual(2000);
+  });
+
+  it('keeps every task when the database drops its connections mid-claim', async () => {
+    const table = 'drop_tasks';
+    await pool.query('CREATE TABLE drop_done (key text PRIMARY KEY, runs int NOT NULL)');
+    const errors: string[] = [];
+    const N = 300;
+    let completed!: () => void;
+    const allDone = new Promise<void>((r) => (completed = r));
+    const q = createTaskQueue({
+      store: postgresStore({ pool, table }),
+      onError: (e) => void errors.push(String(e)),
+      pollIntervalMs: 20,
+      baseDelayMs: 5,
+      jitter: 0,
+      maxAttempts: 50,
+      concurrency: 4,
+      batchSize: 5,
+      handlers: {
+        rec: async (_p, ctx) => {
+          await pool.query('INSERT INTO drop_done VALUES ($1, 1) ON CONFLICT (key) DO UPDATE SET runs = drop_done.runs + 1', [ctx.idempotencyKey]);
+        },
+      },
+    });
+    await q.enqueueMany(Array.from({ length: N }, (_, i) => ({ kind: 'rec', payload: {}, idempotencyKey: `d-${i}` })));
+    const admin = new pg.Client({ connectionString: connectionString });
+    await admin.connect();
+    q.start();
+    const poll = setInterval(async () => {
+      if ((await q.stats().catch(() => undefined))?.completed === N) completed();
+    }, 100);
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 80));
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    }
+    await allDone;
+    clearInterval(poll);
+    await q.stop();
+    await admin.end();
+    const { rows } = await pool.query('SELECT count(*)::int AS keys FROM drop_done');
+    expect(rows[0].keys).toBe(N);
+    expect(await q.stats()).toEqual({ pending: 0, running: 0, completed: N, failed: 0 });
+    expect(errors.length).toBeGreaterThan(0); // the outage was real and reported, not thrown
+  }, 60_000);
+
+  it('publishes its schema as SQL and rejects table names that are not plain identifiers', () => {
+    expect(postgresSchemaSql({ table: 'jobs', schema: 'app' })).toContain('CREATE TABLE IF NOT EXISTS "app"."jobs"');
+    expect(() => postgresStore({ pool, table: 'x; DROP TABLE y' })).toThrow(/plain SQL identifier/);
+    expect(() => postgresStore({} as never)).toThrow(/needs a pg Pool/);
+  });
+});
+
+describe('postgresStore claim plan', () => {
+  it('serves the claim from the partial due index, without a sort', async () => {
+    const table = 'plan_tasks';
+    const q = createTaskQueue({ store: postgresStore({ pool, table }), ...quiet, handlers: { k: () => undefined } });
+    await q.enqueueMany(Array.from({ length: 2000 }, (_, i) => ({ kind: 'k', payload: i })));
+    await q.runOnce();
+    await pool.query(`ANALYZE ${table}`);
+    const { rows } = await pool.query(`EXPLAIN SELECT id FROM ${table} WHERE status IN ('pending', 'running') AND next_attempt_at <= now() AND kind = ANY('{k}'::text[])
+ORDER BY next_attempt_at, id LIMIT 50 FOR UPDATE SKIP LOCKED`);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain(`${table}_due_idx`);
+    expect(plan).not.toMatch(/\bSort\b/);
+  });
+});
