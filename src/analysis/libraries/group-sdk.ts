@@ -1,3 +1,21 @@
 import type { LibraryDescriptor } from '../library.js';
+import { apolloRetryLink } from './apollo-retry-link.js';
+import { awsSdkV2 } from './aws-sdk-v2.js';
+import { awsSdkV3 } from './aws-sdk-v3.js';
+import { bullmq } from './bullmq.js';
+import { anthropic, openai } from './openai.js';
+import { stripe } from './stripe.js';
+import { temporal } from './temporal.js';
+import { urqlRetryExchange } from './urql-retry-exchange.js';
 
-export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [];
+export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [
+  apolloRetryLink,
+  urqlRetryExchange,
+  awsSdkV3,
+  awsSdkV2,
+  stripe,
+  openai,
+  anthropic,
+  temporal,
+  bullmq,
+];

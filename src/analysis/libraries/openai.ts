@@ -1,0 +1,71 @@
+import type { LibraryDescriptor } from '../library.js';
+import { argument, labelOf, newOf } from '../library.js';
+import { isDefaultPath } from '../imports.js';
+import type { RetrySite, Setting } from '../model.js';
+import type { OptionsView } from '../options.js';
+import { geometricSchedule, totalAttempts } from '../schedule.js';
+import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
+import { requestOptionCalls } from './sdk-shared.js';
+
+/**
+ * The Stainless-generated SDK client: `new OpenAI({ maxRetries, timeout })`, overridable per
+ * request (`client.chat.completions.create(body, { maxRetries })`). `maxRetries` counts retries
+ * (default 2); waits are min(0.5 s × 2^(n−1), 8 s) less up to 25% jitter; connection errors,
+ * 408, 409, 429 and 5xx are retried unless `x-should-retry` says otherwise.
+ */
+function stainlessClient(id: string, modules: string[], classes: string[]): LibraryDescriptor {
+  return {
+    id,
+    modules,
+    find(uses, ctx) {
+      const sites: RetrySite[] = [];
+      for (const use of uses) {
+        if (!isDefaultPath(use.path) && !classes.includes(use.path)) continue;
+        const call = newOf(use);
+        if (!call) continue;
+        const view = ctx.options(argument(call, 0));
+        sites.push(site({
+          library: id,
+          label: `new ${labelOf(use.expression, ctx.sourceCode)}()`,
+          node: call,
+          reportNode: use.expression,
+          ...readOptions(view),
+          clientLevel: true,
+          operation: call,
+          options: optionsTarget(view, call, 0),
+          fixes: { attempts: (total) => [{ path: ['maxRetries'], text: String(total - 1) }] },
+        }));
+        for (const request of requestOptionCalls(call, 'maxRetries', ctx)) {
+          sites.push(site({
+            library: id,
+            label: `${labelOf(request.call.callee, ctx.sourceCode)}()`,
+            node: request.call,
+            reportNode: request.call.callee,
+            ...readOptions(request.view),
+            operation: request.call,
+            options: optionsTarget(request.view, request.call, request.index),
+            fixes: { attempts: (total) => [{ path: ['maxRetries'], text: String(total - 1) }] },
+          }));
+        }
+      }
+      return sites;
+    },
+  };
+}
+
+function readOptions(view: OptionsView) {
+  const retries = view.number('maxRetries', 2);
+  const timeout = view.number('timeout', undefined);
+  return {
+    attempts: totalAttempts(retries, 'retries'),
+    delay: geometricSchedule({ growth: 'exponential', initialMs: 500, multiplier: 2, maxMs: 8000, node: retries.node ?? view.object }),
+    jitter: { value: true } as Setting<boolean>,
+    errorFilter: LIBRARY_FILTER,
+    attemptTimeoutMs: timeout.node ? timeout : NO_TIMEOUT,
+  };
+}
+
+export const openai: LibraryDescriptor = stainlessClient('openai', ['openai'], ['OpenAI', 'AzureOpenAI']);
+
+/** Anthropic's SDK is generated the same way, with the same retry defaults. */
+export const anthropic: LibraryDescriptor = stainlessClient('anthropic', ['@anthropic-ai/sdk'], ['Anthropic']);

@@ -1,0 +1,71 @@
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { LibraryDescriptor } from '../library.js';
+import { argument, callOf, labelOf, newOf } from '../library.js';
+import { isDefaultPath } from '../imports.js';
+import type { RetrySite, Setting } from '../model.js';
+import type { OptionsView } from '../options.js';
+import { geometricSchedule, totalAttempts } from '../schedule.js';
+import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
+import { requestOptionCalls } from './sdk-shared.js';
+
+/** `getDefaultMaxNetworkRetries()` on the Node/web platform since v18 (the README still says 1). */
+const DEFAULT_RETRIES = 2;
+
+/**
+ * Stripe: `Stripe(key, { maxNetworkRetries, timeout })` or `new Stripe(...)`, and per-request
+ * `stripe.charges.create(params, { maxNetworkRetries })`. `maxNetworkRetries` counts retries;
+ * waits are min(0.5 s × 2^(n−1), 5 s) × [0.5, 1.0], never below 0.5 s; connection errors, 409,
+ * 5xx and `Stripe-Should-Retry` are what it retries. POSTs carry an idempotency key the SDK adds.
+ */
+export const stripe: LibraryDescriptor = {
+  id: 'stripe',
+  modules: ['stripe'],
+  find(uses, ctx) {
+    const sites: RetrySite[] = [];
+    for (const use of uses) {
+      if (!isDefaultPath(use.path) && use.path !== 'Stripe') continue;
+      const call = callOf(use) ?? newOf(use);
+      if (!call) continue;
+      // The legacy `Stripe(key, '2020-08-27')` passes the API version where options now go.
+      const second = argument(call, 1);
+      const view = ctx.options(typeof ctx.evaluator.evaluate(second) === 'string' ? undefined : second);
+      const label = labelOf(use.expression, ctx.sourceCode);
+      sites.push(site({
+        library: 'stripe',
+        label: call.type === T.NewExpression ? `new ${label}()` : `${label}()`,
+        node: call,
+        reportNode: use.expression,
+        ...readStripeOptions(view),
+        clientLevel: true,
+        operation: call,
+        options: optionsTarget(view, call, 1),
+        fixes: { attempts: (total) => [{ path: ['maxNetworkRetries'], text: String(total - 1) }] },
+      }));
+      for (const request of requestOptionCalls(call, 'maxNetworkRetries', ctx)) {
+        sites.push(site({
+          library: 'stripe',
+          label: `${labelOf(request.call.callee, ctx.sourceCode)}()`,
+          node: request.call,
+          reportNode: request.call.callee,
+          ...readStripeOptions(request.view),
+          operation: request.call,
+          options: optionsTarget(request.view, request.call, request.index),
+          fixes: { attempts: (total) => [{ path: ['maxNetworkRetries'], text: String(total - 1) }] },
+        }));
+      }
+    }
+    return sites;
+  },
+};
+
+function readStripeOptions(view: OptionsView) {
+  const retries = view.number('maxNetworkRetries', DEFAULT_RETRIES);
+  const timeout = view.number('timeout', undefined);
+  return {
+    attempts: totalAttempts(retries, 'retries'),
+    delay: geometricSchedule({ growth: 'exponential', initialMs: 500, multiplier: 2, maxMs: 5000, node: retries.node ?? view.object }),
+    jitter: { value: true } as Setting<boolean>,
+    errorFilter: LIBRARY_FILTER,
+    attemptTimeoutMs: timeout.node ? timeout : NO_TIMEOUT,
+  };
+}

@@ -1,0 +1,89 @@
+import type { LibraryDescriptor } from '../library.js';
+import { argument, callOf, labelOf } from '../library.js';
+import type { RetrySite, Setting } from '../model.js';
+import type { OptionsView } from '../options.js';
+import { customSchedule, totalAttempts } from '../schedule.js';
+import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
+import { predicateFilter, written } from './sdk-shared.js';
+
+const DEFAULTS = { initialDelayMs: 1000, maxDelayMs: 15_000, maxNumberAttempts: 2, randomDelay: true };
+/** With `randomDelay` each retry multiplies the previous wait by a random factor in [1.5, 2.5). */
+const MAX_RANDOM_FACTOR = 2.5;
+
+/**
+ * urql `retryExchange({ initialDelayMs, maxDelayMs, randomDelay, maxNumberAttempts, retryIf,
+ * retryWith })`. `maxNumberAttempts` counts attempts including the first (default 2). The
+ * numeric options are read with `||`, so a written 0 means the default. Without
+ * `randomDelay` the wait grows linearly (retryCount × initialDelayMs). Only network errors
+ * are retried unless `retryIf`/`retryWith` says otherwise.
+ */
+export const urqlRetryExchange: LibraryDescriptor = {
+  id: 'urql-retry-exchange',
+  modules: ['@urql/exchange-retry'],
+  find(uses, ctx) {
+    const sites: RetrySite[] = [];
+    for (const use of uses) {
+      if (use.path !== 'retryExchange') continue;
+      const call = callOf(use);
+      if (!call) continue;
+      const view = ctx.options(argument(call, 0));
+      const initial = orDefault(view, 'initialDelayMs', DEFAULTS.initialDelayMs);
+      const max = orDefault(view, 'maxDelayMs', DEFAULTS.maxDelayMs);
+      const count = orDefault(view, 'maxNumberAttempts', DEFAULTS.maxNumberAttempts);
+      const random = view.get('randomDelay');
+      // `randomDelay != null ? !!randomDelay : true`
+      const jitter: Setting<boolean> = random.value === undefined ? { value: true, node: random.property }
+        : random.value === UNKNOWN || typeof random.value === 'object' ? { value: UNKNOWN, node: random.property }
+        : { value: !!random.value, node: random.property };
+      const growth = jitter.value === UNKNOWN ? UNKNOWN : jitter.value ? 'exponential' as const : 'linear' as const;
+      const delay = customSchedule(growth, (n) => bound(n, initial.value, max.value, jitter.value), {
+        initialMs: initial.value,
+        multiplier: jitter.value === true ? 2 : UNKNOWN,
+        maxMs: max.value,
+        node: random.property ?? initial.property ?? view.object,
+      });
+
+      const retryWith = view.get('retryWith');
+      let errorFilter = predicateFilter(view.get('retryIf'), ctx, LIBRARY_FILTER);
+      if (errorFilter === LIBRARY_FILTER && written(view, 'retryWith')) errorFilter = { kind: 'custom', clientErrors: [], node: retryWith.property };
+
+      sites.push(site({
+        library: 'urql-retry-exchange',
+        label: `${labelOf(use.expression, ctx.sourceCode)}()`,
+        node: call,
+        reportNode: use.expression,
+        attempts: totalAttempts({ value: count.value, node: count.property }, 'attempts'),
+        delay,
+        jitter,
+        errorFilter,
+        clientLevel: true,
+        operation: call,
+        options: optionsTarget(view, call, 0),
+        fixes: {
+          attempts: (total) => [{ path: ['maxNumberAttempts'], text: String(total) }],
+          exponential: () => [{ path: ['randomDelay'], text: 'true' }],
+          jitter: () => [{ path: ['randomDelay'], text: 'true' }],
+        },
+      }));
+    }
+    return sites;
+  },
+};
+
+/** A numeric option read as `option || fallback`. */
+function orDefault(view: OptionsView, key: string, fallback: number): { value: Maybe<number>; property: ReturnType<OptionsView['get']>['property'] } {
+  const v = view.get(key);
+  if (v.value === UNKNOWN) return { value: UNKNOWN, property: v.property };
+  if (typeof v.value === 'number') return { value: v.value || fallback, property: v.property };
+  if (!v.value) return { value: fallback, property: v.property };
+  return { value: UNKNOWN, property: v.property };
+}
+
+function bound(n: number, initial: Maybe<number>, max: Maybe<number>, random: Maybe<boolean>): Maybe<number> {
+  if (!isKnown(initial) || !isKnown(max) || !isKnown(random)) return UNKNOWN;
+  if (!random) return Math.min(n * initial, max);
+  // The factor is only applied while the product stays under the cap, so a wait never exceeds
+  // it, but an initial delay already above the cap is kept as is.
+  return Math.max(initial, Math.min(initial * MAX_RANDOM_FACTOR ** n, max));
+}
