@@ -55,6 +55,9 @@ function planInObject(
   if (found.state === 'absent') return insertProperty(object, `${propertyName(head)}: ${nested(rest, text)}`, sourceCode);
   if (rest.length === 0) {
     const value = found.value;
+    // `{ retries }` shorthand: replacing the value alone would leave `{ 2 }`.
+    const property = found.property;
+    if (property.shorthand) return (f) => f.replaceText(property, `${propertyName(head)}: ${text}`);
     return (f) => f.replaceText(value, text);
   }
   const inner = unwrap(found.value);

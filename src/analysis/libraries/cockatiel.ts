@@ -149,7 +149,7 @@ function filterOf(policy: Node | undefined, ctx: AnalysisContext): ErrorFilter {
     if (node.type === T.CallExpression) {
       const callee = unwrap(node.callee);
       if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier &&
-          callee.property.name.startsWith('or') && !cockatielPath(callee, ctx)) {
+          /^or[A-Z]/.test(callee.property.name)) {
         node = ctx.evaluator.resolve(callee.object);
         continue;
       }
