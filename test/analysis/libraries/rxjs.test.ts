@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
+
+describe('rxjs descriptor', () => {
+  it('reads retry() with no count as unbounded immediate resubscription', () => {
+    const [site] = analyse(`
+      import { retry } from 'rxjs';
+      export const items$ = this.http.get('/api/items').pipe(retry());
+    `);
+    expect(site).toMatchObject({ library: 'rxjs', attempts: Infinity, growth: 'none', jitter: false, filter: 'none', operation: "this.http.get('/api/items')" });
+  });
+
+  it('counts retry(n) as retries, and count <= 0 as no retry', () => {
+    const sites = analyse(`
+      import { retry } from 'rxjs/operators';
+      const MAX_RETRIES = 3;
+      source$.pipe(retry(MAX_RETRIES));
+      source$.pipe(retry(0));
+      source$.pipe(retry({ count: -1 }));
+      source$.pipe(retry({ delay: 1000 }));
+    `);
+    expect(sites.map((s) => [s.attempts, s.attemptsAt])).toEqual([[4, 'MAX_RETRIES'], [1, '0'], [1, 'count: -1'], [Infinity, undefined]]);
+  });
+
+  it('reads a constant delay and the arithmetic of a delay function', () => {
+    const sites = analyse(`
+      import { retry, timer } from 'rxjs';
+      a$.pipe(retry({ count: 3, delay: 1000 }));
+      b$.pipe(retry({ count: 3, delay: (error, retryCount) => timer(2 ** retryCount * 1000) }));
+      c$.pipe(retry({ count: 3, delay: (_e, n) => timer(Math.min(500 * 2 ** (n - 1), 2000) * (0.5 + Math.random())) }));
+      d$.pipe(retry({ count: 3, delay: (_e, n) => timer(n * 500) }));
+    `);
+    expect(sites.map((s) => [s.growth, s.initialMs, s.jitter, s.worstCaseMs])).toEqual([
+      ['constant', 1000, false, 3000],
+      ['exponential', 2000, false, 2000 + 4000 + 8000],
+      ['exponential', 750, true, 750 + 1500 + 3000],
+      ['linear', 500, false, 500 + 1000 + 1500],
+    ]);
+  });
+
+  it('treats throwing inside delay as a filter that may also end the retries', () => {
+    const sites = analyse(`
+      import { retry, timer, throwError } from 'rxjs';
+      a$.pipe(retry({ delay: (err, n) => (err.status < 500 || n > 3 ? throwError(() => err) : timer(1000 * 2 ** n)) }));
+      b$.pipe(retry({ count: 2, delay: (err) => { if (err.status === 404) throw err; return timer(500); } }));
+    `);
+    expect(sites.map((s) => [s.attempts, s.filter, s.growth])).toEqual([
+      ['unknown', 'custom', 'exponential'],
+      [3, 'custom', 'constant'],
+    ]);
+  });
+
+  it('records the deprecated retryWhen as a site with unknown attempts', () => {
+    const [site] = analyse(`
+      import { retryWhen, delay } from 'rxjs/operators';
+      source$.pipe(retryWhen((errors) => errors.pipe(delay(1000))));
+    `);
+    expect(site).toMatchObject({ label: 'retryWhen()', attempts: 'unknown', growth: 'unknown', filter: 'custom' });
+  });
+
+  it('ignores an Array.prototype-like retry that is not rxjs', () => {
+    expect(analyse(`import { retry } from './my-retry'; source$.pipe(retry());`)).toEqual([]);
+  });
+
+  describe('rules', () => {
+    it('flags a bare retry() as unbounded and suggests retry(2)', () => {
+      const code = `
+        import { retry } from 'rxjs';
+        export const users$ = http.get('/api/users').pipe(retry());
+      `;
+      expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', messageId: 'unbounded', text: 'retry' }));
+      expect(suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output).toContain('pipe(retry(2))');
+    });
+
+    it('flags retry(10) on the count and the immediate resubscription', () => {
+      const code = `
+        import { retry, timer } from 'rxjs';
+        export const users$ = http.get('/api/users').pipe(retry(10));
+      `;
+      const findings = lint(code);
+      expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: '10' }));
+      expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'retry' }));
+      const exp = suggestions(code).find((s) => s.rule === 'require-exponential-backoff');
+      expect(exp?.output).toContain('retry({ count: 10, delay: (_error, retryCount) => timer(2 ** retryCount * 250 * (0.5 + Math.random())) })');
+    });
+
+    it('flags delay: 1000 as constant and an un-jittered exponential delay function', () => {
+      const code = `
+        import { retry, timer } from 'rxjs';
+        a$.pipe(retry({ count: 2, delay: 1000 }));
+        b$.pipe(retry({ count: 2, delay: (e, n) => timer(2 ** n * 500) }));
+      `;
+      const findings = lint(code);
+      expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'delay: 1000' }));
+      expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-jitter', text: 'delay: (e, n) => timer(2 ** n * 500)' }));
+      expect(suggestions(code).find((s) => s.rule === 'require-jitter')?.output)
+        .toContain('delay: (e, n) => timer((2 ** n * 500) * (0.5 + Math.random()))');
+    });
+
+    it('accepts a bounded, jittered exponential retry that stops on 4xx', () => {
+      expect(lint(`
+        import { retry, timer, throwError } from 'rxjs';
+        export const users$ = http.get('/api/users').pipe(
+          retry({ count: 2, delay: (err, n) => (err.status < 500 ? throwError(() => err) : timer(2 ** n * 250 * (0.5 + Math.random()))) }),
+        );
+      `)).toEqual([]);
+    });
+
+    it('accepts retry(0) and a namespace import with a jittered delay', () => {
+      expect(lint(`
+        import * as rx from 'rxjs';
+        a$.pipe(rx.retry(0));
+        b$.pipe(rx.retry({ count: 2, delay: (_e, n) => rx.timer(Math.random() * 500 * 2 ** n) }));
+      `)).toEqual([]);
+    });
+  });
+});
