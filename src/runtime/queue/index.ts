@@ -16,5 +16,5 @@ export type { TaskQueueErrorCode } from './errors.js';
 export { postgresStore, postgresSchemaSql } from './postgres.js';
 export type { PgPoolClientLike, PgPoolLike, PgQueryable, PgQueryResultLike, PostgresStoreOptions } from './postgres.js';
 export { sqliteStore, sqliteSchemaSql } from './sqlite.js';
-export type { SqliteDatabaseLike, SqliteStatementLike, SqliteStoreOptions } from './sqlite.js';
+export type { SqliteDatabaseLike, SqliteStatementLike, SqliteStoreOptions, SqliteTransactionLike } from './sqlite.js';
 export type { ClaimedTask, EnqueueOutcome, NewTaskRow, StoreNow, Task, TaskCounts, TaskStatus, TaskStore } from './types.js';

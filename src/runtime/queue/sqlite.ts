@@ -13,6 +13,11 @@ export interface SqliteStatementLike {
   get(...params: any[]): any;
   all(...params: any[]): any[];
 }
+type ArgsOf<F> = F extends (...args: infer A) => unknown ? A : never;
+export interface SqliteTransactionLike<F extends (...params: any[]) => unknown> {
+  (...params: ArgsOf<F>): ReturnType<F>;
+  immediate(...params: ArgsOf<F>): ReturnType<F>;
+}
 export interface SqliteDatabaseLike {
   readonly name: string;
   readonly memory: boolean;
@@ -20,7 +25,7 @@ export interface SqliteDatabaseLike {
   prepare(sql: string): SqliteStatementLike;
   exec(sql: string): unknown;
   pragma(source: string, options?: { simple?: boolean }): unknown;
-  transaction<F extends (...args: any[]) => any>(fn: F): F & { immediate: F };
+  transaction<F extends (...params: any[]) => unknown>(fn: F): SqliteTransactionLike<F>;
   close(): unknown;
 }
 
@@ -384,7 +389,7 @@ VALUES (?, ?, ?, 'pending', ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) D
 
     async enqueue(rows, ctx) {
       if (rows.length === 0) return [];
-      return (enqueueTx as typeof enqueueTx & { immediate: typeof enqueueTx }).immediate(rows, now(ctx.now));
+      return enqueueTx.immediate(rows, now(ctx.now));
     },
 
     async claim(req) {
@@ -411,7 +416,7 @@ RETURNING status`).get({ id: req.id, token: req.token, error: req.error, termina
 
     async extendLeases(req) {
       if (req.leases.length === 0) return new Set();
-      return (extendTx as typeof extendTx & { immediate: typeof extendTx }).immediate(req.leases, now(req.now), req.leaseMs);
+      return extendTx.immediate(req.leases, now(req.now), req.leaseMs);
     },
 
     async claimAlerts(req) {
