@@ -125,7 +125,9 @@ function sameInstance(configInstance: Node | undefined, attached: Node | undefin
   const c = unwrap(configInstance);
   if (a.type === T.Identifier && c.type === T.Identifier) {
     const va = findVariable(ctx.evaluator.scopeOf(a), a.name);
-    return !!va && va === findVariable(ctx.evaluator.scopeOf(c), c.name);
+    const vc = findVariable(ctx.evaluator.scopeOf(c), c.name);
+    // Two undeclared names are the same global.
+    return va === vc && (!!va || a.name === c.name);
   }
   return ctx.evaluator.resolve(a) === ctx.evaluator.resolve(c);
 }
