@@ -1,0 +1,41 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { createBackoff, type Jitter } from '../../src/runtime/index.js';
+
+const options = fc.record({
+  initialDelayMs: fc.integer({ min: 1, max: 2000 }),
+  multiplier: fc.double({ min: 1.01, max: 5, noNaN: true }),
+  extra: fc.nat(10_000),
+  jitter: fc.constantFrom<Jitter>('full', 'equal', 'decorrelated'),
+});
+
+describe('createBackoff', () => {
+  it('stays within [0, maxDelayMs] and within each flavour's band (property)', () => {
+    fc.assert(
+      fc.property(options, fc.integer({ min: 1, max: 5 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), fc.nat(20_000), (o, retry, r, prev) => {
+        const maxDelayMs = o.initialDelayMs + o.extra;
+        const backoff = createBackoff({ ...o, maxDelayMs, random: () => r });
+        const d = backoff.delay(retry, prev);
+        expect(d).toBeGreaterThanOrEqual(0);
+        expect(d).toBeLessThanOrEqual(maxDelayMs);
+        const ceiling = Math.min(maxDelayMs, o.initialDelayMs * o.multiplier ** (retry - 1));
+        if (o.jitter === 'full') expect(d).toBeLessThan(ceiling + 1e-9);
+        if (o.jitter === 'equal') {
+          expect(d).toBeGreaterThanOrEqual(ceiling / 2 - 1e-9);
+          expect(d).toBeLessThan(ceiling + 1e-9);
+        }
+        if (o.jitter === 'decorrelated') expect(d).toBeGreaterThanOrEqual(Math.min(o.initialDelayMs, maxDelayMs));
+      }),
+    );
+  });
+
+  it('grows exponentially: the ceiling doubles with multiplier 2', () => {
+    const backoff = createBackoff({ initialDelayMs: 500, multiplier: 2, maxDelayMs: 10_000, jitter: 'equal', random: () => 0.999999 });
+    expect([1, 2, 3, 4].map((n) => Math.round(backoff.delay(n, 0)))).toEqual([500, 1000, 2000, 4000]);
+  });
+
+  it('cannot express constant, linear or jitter-free backoff', () => {
+    expect(() => createBackoff({ initialDelayMs: 500, multiplier: 1, maxDelayMs: 500, jitter: 'full' })).toThrow(RangeError);
+    expect(() => createBackoff({ initialDelayMs: 500, multiplier: 2, maxDelayMs: 500, jitter: 'none' as Jitter })).toThrow(RangeError);
+  });
+});
