@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, lint } from '../../helpers/model.js';
+
+describe('@octokit/plugin-retry descriptor', () => {
+  it('reads the defaults: 3 retries, (n)^2 × 1 s, no jitter, the library filter', () => {
+    const [site] = analyse(`
+      import { Octokit } from '@octokit/core';
+      import { retry } from '@octokit/plugin-retry';
+      const MyOctokit = Octokit.plugin(retry);
+      const octokit = new MyOctokit({ auth: token });
+    `);
+    expect(site).toMatchObject({
+      library: '@octokit/plugin-retry', attempts: 4, growth: 'polynomial', initialMs: 1000, jitter: false,
+      filter: 'library-default', clientLevel: true, operation: 'new MyOctokit({ auth: token })',
+      worstCaseMs: 1000 + 4000 + 9000,
+    });
+  });
+
+  it('fine: one retry with a small base (CJS, plugin with throttling)', () => {
+    const code = `
+      const { Octokit } = require('@octokit/rest');
+      const { retry } = require('@octokit/plugin-retry');
+      const { throttling } = require('@octokit/plugin-throttling');
+      const GitHub = Octokit.plugin(retry, throttling);
+      const gh = new GitHub({ auth, retry: { retries: 1, retryAfterBaseValue: 500 } });
+    `;
+    expect(analyse(code, { js: true })[0]).toMatchObject({ attempts: 2, attemptsAt: 'retries: 1', worstCaseMs: 500 });
+    // Polynomial growth without jitter is still reported by require-jitter; nothing else.
+    expect(lint(code, { js: true }).map((f) => f.rule)).toEqual(['require-jitter']);
+  });
+
+  it('fine: retries disabled', () => {
+    const code = `
+      import { Octokit } from '@octokit/core';
+      import { retry } from '@octokit/plugin-retry';
+      const octokit = new (Octokit.plugin(retry))({ retry: { enabled: false } });
+    `;
+    expect(analyse(code)[0]).toMatchObject({ attempts: 1 });
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('trap: doNotRetry: [] retries every 4xx', () => {
+    const code = `
+      import { Octokit } from '@octokit/core';
+      import { retry as retryPlugin } from '@octokit/plugin-retry';
+      const MyOctokit = Octokit.plugin(retryPlugin);
+      const octokit = new MyOctokit({ retry: { doNotRetry: [] } });
+    `;
+    expect(analyse(code)[0]).toMatchObject({ filter: 'none', retriesEverything: true });
+    expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'no-retry-on-client-error', messageId: 'retriesEverything', text: 'doNotRetry: []' }));
+  });
+
+  it('bad: a shortened doNotRetry and many retries', () => {
+    const code = `
+      import { Octokit } from '@octokit/core';
+      import { retry } from '@octokit/plugin-retry';
+      const MyOctokit = Octokit.plugin(retry);
+      const octokit = new MyOctokit({ retry: { retries: 8, doNotRetry: [400, 401, 422] } });
+    `;
+    const [site] = analyse(code);
+    expect(site).toMatchObject({ attempts: 9, filter: 'statuses', clientErrors: ['403, 404, 410 and 451'] });
+    const findings = lint(code);
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'retries: 8' }));
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'no-retry-on-client-error', text: 'doNotRetry: [400, 401, 422]' }));
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-duration', messageId: 'needsQueue' }));
+  });
+
+  it('a plugin class never constructed here runs at the defaults', () => {
+    const [site] = analyse(`
+      import { Octokit } from '@octokit/core';
+      import { retry } from '@octokit/plugin-retry';
+      export const MyOctokit = Octokit.plugin(retry);
+    `);
+    expect(site).toMatchObject({ attempts: 4, operation: 'Octokit.plugin(retry)' });
+  });
+});
