@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, lint } from '../../helpers/model.js';
+
+describe('bullmq descriptor', () => {
+  it('reads defaultJobOptions on the queue as a durable site (fine)', () => {
+    const code = `
+      import { Queue } from 'bullmq';
+      export const emails = new Queue('emails', {
+        connection,
+        defaultJobOptions: { attempts: 8, backoff: { type: 'exponential', delay: 1000, jitter: 0.5 }, removeOnComplete: true },
+      });
+      await emails.add('welcome', { userId });
+    `;
+    const sites = analyse(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({
+      library: 'bullmq', label: 'new Queue()', kind: 'durable', attempts: 8, attemptsAt: 'attempts: 8', growth: 'exponential',
+      initialMs: 1000, multiplier: 2, jitter: true, filter: 'none', clientLevel: true,
+    });
+    // Durable: eight attempts are exempt from the in-memory bound.
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('reads job options on queue.add, merged over the queue defaults (fine)', () => {
+    const code = `
+      const { Queue } = require('bullmq');
+      const queue = new Queue('payments', { defaultJobOptions: { backoff: { type: 'exponential', delay: 2000, jitter: 0.3 } } });
+      async function enqueue(payment) {
+        await queue.add('capture', payment, { attempts: 5, jobId: payment.id });
+      }
+    `;
+    const sites = analyse(code, { js: true });
+    // The queue's defaults alone do not retry (attempts defaults to 1).
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ label: 'queue.add()', attempts: 5, growth: 'exponential', initialMs: 2000, jitter: true, clientLevel: false });
+    expect(lint(code, { js: true })).toEqual([]);
+  });
+
+  it('a number backoff is a fixed delay (bad)', () => {
+    const code = `
+      import { Queue } from 'bullmq';
+      const queue = new Queue('sms');
+      export const send = (to: string) => queue.add('send', { to }, { attempts: 3, backoff: 5000 });
+    `;
+    expect(analyse(code)[0]).toMatchObject({ growth: 'constant', initialMs: 5000, attempts: 3 });
+    expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'backoff: 5000' }));
+  });
+
+  it('attempts without backoff retry at once; exponential without jitter is flagged (bad)', () => {
+    const code = `
+      import { Queue as BullQueue } from 'bullmq';
+      const reports = new BullQueue('reports', { defaultJobOptions: { attempts: 4 } });
+      const exports = new BullQueue('exports', { defaultJobOptions: { attempts: 4, backoff: { type: 'exponential', delay: 1000 } } });
+    `;
+    const sites = analyse(code);
+    expect(sites[0]).toMatchObject({ growth: 'none', attempts: 4 });
+    expect(sites[1]).toMatchObject({ growth: 'exponential', jitter: false });
+    const findings = lint(code);
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'BullQueue' }));
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-jitter', text: "backoff: { type: 'exponential', delay: 1000 }" }));
+  });
+
+  it('finds add() on an injected queue (NestJS) where only the written options are known', () => {
+    const sites = analyse(`
+      import { InjectQueue } from '@nestjs/bullmq';
+      import { Queue } from 'bullmq';
+      export class AudioService {
+        constructor(@InjectQueue('audio') private readonly audioQueue: Queue) {}
+        transcode(file: string) {
+          return this.audioQueue.add('transcode', { file }, { attempts: 3, backoff: { type: 'fixed', delay: 1000 } });
+        }
+        cleanup() {
+          return this.audioQueue.add('cleanup', {}, { backoff: { type: 'exponential', delay: 500 } });
+        }
+      }
+    `);
+    expect(sites).toHaveLength(2);
+    expect(sites[0]).toMatchObject({ label: 'this.audioQueue.add()', attempts: 3, growth: 'constant' });
+    // attempts may come from defaults registered elsewhere
+    expect(sites[1]).toMatchObject({ attempts: 'unknown', growth: 'exponential' });
+  });
+
+  it('reads addBulk entries, linear and polynomial types, maxDelay caps and custom strategies', () => {
+    const sites = analyse(`
+      import { Queue } from 'bullmq';
+      const q = new Queue('q');
+      q.addBulk([
+        { name: 'a', data: {}, opts: { attempts: 3, backoff: { type: 'linear', delay: 1000 } } },
+        { name: 'b', data: {}, opts: { attempts: 4, backoff: { type: 'polynomial', delay: 100, maxDelay: 500 } } },
+        { name: 'c', data: {}, opts: { attempts: 3, backoff: { type: 'myStrategy' } } },
+        { name: 'd', data: {} },
+      ]);
+    `);
+    expect(sites).toHaveLength(3);
+    expect(sites[0]).toMatchObject({ growth: 'linear', worstCaseMs: 3000 });
+    // 100 × n²: 100, 400, 900 → capped at 500
+    expect(sites[1]).toMatchObject({ growth: 'polynomial', worstCaseMs: 100 + 400 + 500 });
+    expect(sites[2]).toMatchObject({ growth: 'custom', jitter: 'unknown' });
+  });
+
+  it('ignores a Queue that is not from bullmq', () => {
+    expect(analyse(`import { Queue } from './queue'; const q = new Queue('x'); q.add('a', {}, { attempts: 50 });`)).toEqual([]);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, lint } from '../../helpers/model.js';
+
+describe('openai descriptor', () => {
+  it('reads the defaults: 2 retries (3 calls), 0.5 s doubling capped at 8 s, jittered (fine)', () => {
+    const code = `
+      import OpenAI from 'openai';
+      const client = new OpenAI();
+      export const ask = (q: string) => client.chat.completions.create({ model, messages: [{ role: 'user', content: q }] });
+    `;
+    const sites = analyse(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({
+      library: 'openai', label: 'new OpenAI()', attempts: 3, growth: 'exponential', initialMs: 500, maxMs: 8000,
+      jitter: true, filter: 'library-default', clientLevel: true, worstCaseMs: 1500,
+    });
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('reads named and CommonJS forms with written options (fine)', () => {
+    const code = `
+      const { OpenAI } = require('openai');
+      const openai = new OpenAI({ apiKey: process.env.OPENAI_API_KEY, maxRetries: 1, timeout: 2000 });
+    `;
+    const [site] = analyse(code, { js: true });
+    expect(site).toMatchObject({ attempts: 2, attemptsAt: 'maxRetries: 1', attemptTimeoutMs: 2000, worstCaseMs: 500 + 4000 });
+    expect(lint(code, { js: true })).toEqual([]);
+  });
+
+  it('flags many retries and a long per-attempt timeout (bad)', () => {
+    const code = `
+      import OpenAI from 'openai';
+      const openai = new OpenAI({ maxRetries: 8, timeout: 60 * 1000 });
+    `;
+    expect(analyse(code)[0]).toMatchObject({ attempts: 9, attemptTimeoutMs: 60000 });
+    const findings = lint(code);
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxRetries: 8' }));
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-duration' }));
+  });
+
+  it('finds per-request maxRetries (bad)', () => {
+    const code = `
+      import OpenAI from 'openai';
+      const openai = new OpenAI();
+      await openai.embeddings.create({ model, input }, { maxRetries: 10 });
+    `;
+    const sites = analyse(code);
+    expect(sites[1]).toMatchObject({ label: 'openai.embeddings.create()', attempts: 11, clientLevel: false });
+    expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxRetries: 10' }));
+  });
+
+  it('recognises the Anthropic SDK, generated the same way', () => {
+    const [site] = analyse(`import Anthropic from '@anthropic-ai/sdk'; const anthropic = new Anthropic({ maxRetries: 4 });`);
+    expect(site).toMatchObject({ library: 'anthropic', attempts: 5, maxMs: 8000 });
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, lint } from '../../helpers/model.js';
+
+describe('stripe descriptor', () => {
+  it('reads the code default of 2 retries (v18+; the README says 1): 3 calls, 0.5 s doubling, capped at 5 s (fine)', () => {
+    const code = `
+      import Stripe from 'stripe';
+      const stripe = new Stripe(process.env.STRIPE_SECRET_KEY!, { apiVersion: '2024-06-20' });
+    `;
+    const sites = analyse(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({
+      library: 'stripe', label: 'new Stripe()', attempts: 3, growth: 'exponential', initialMs: 500, multiplier: 2, maxMs: 5000,
+      jitter: true, filter: 'library-default', clientLevel: true, worstCaseMs: 1500, attemptsAt: undefined,
+    });
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('accepts the CommonJS call form and maxNetworkRetries counts retries (fine)', () => {
+    const code = `
+      const stripe = require('stripe')(process.env.STRIPE_KEY, { maxNetworkRetries: 1, timeout: 1000 });
+    `;
+    const [site] = analyse(code, { js: true });
+    expect(site).toMatchObject({ label: "require('stripe')()", attempts: 2, attemptsAt: 'maxNetworkRetries: 1', attemptTimeoutMs: 1000, worstCaseMs: 500 + 2000 });
+    expect(lint(code, { js: true })).toEqual([]);
+  });
+
+  it('flags many client retries and suggests maxNetworkRetries in Stripe terms (bad)', () => {
+    const code = `
+      import StripeSDK from 'stripe';
+      const options = { maxNetworkRetries: 10 } as const;
+      export const stripe = StripeSDK(key, options);
+    `;
+    const [site] = analyse(code);
+    expect(site).toMatchObject({ label: 'StripeSDK()', attempts: 11 });
+    const findings = lint(code);
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxNetworkRetries: 10' }));
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-duration' }));
+  });
+
+  it('finds per-request maxNetworkRetries through a client field (bad)', () => {
+    const code = `
+      import Stripe from 'stripe';
+      export class Billing {
+        private stripe = new Stripe(key);
+        charge(amount: number, orderId: string) {
+          return this.stripe.paymentIntents.create(
+            { amount, currency: 'eur' },
+            { idempotencyKey: orderId, maxNetworkRetries: 7 },
+          );
+        }
+      }
+    `;
+    const sites = analyse(code);
+    expect(sites).toHaveLength(2);
+    expect(sites[1]).toMatchObject({ label: 'this.stripe.paymentIntents.create()', attempts: 8, clientLevel: false, attemptsAt: 'maxNetworkRetries: 7' });
+    expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxNetworkRetries: 7' }));
+  });
+
+  it('treats the legacy string API-version argument as no options', () => {
+    const [site] = analyse(`const stripe = require('stripe')(key, '2020-08-27');`, { js: true });
+    expect(site).toMatchObject({ attempts: 3 });
+  });
+
+  it('ignores requests without retry options and look-alikes', () => {
+    expect(analyse(`
+      import Stripe from 'stripe';
+      const stripe = new Stripe(key, { maxNetworkRetries: 2 });
+      stripe.customers.create({ email }, { idempotencyKey: id });
+    `)).toHaveLength(1);
+    expect(analyse(`function Stripe(k, o) {} Stripe(key, { maxNetworkRetries: 50 });`)).toEqual([]);
+  });
+});

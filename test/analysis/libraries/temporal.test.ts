@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, lint } from '../../helpers/model.js';
+
+describe('temporal descriptor', () => {
+  it('is a durable site: default retry is unlimited, 1 s doubling capped at 100 × initial, no jitter', () => {
+    const [site] = analyse(`
+      import { proxyActivities } from '@temporalio/workflow';
+      import type * as activities from './activities';
+      const { chargeCard } = proxyActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
+    `);
+    expect(site).toMatchObject({
+      library: 'temporal', label: 'proxyActivities()', kind: 'durable', attempts: Infinity, growth: 'exponential',
+      initialMs: 1000, multiplier: 2, maxMs: 100000, jitter: false, filter: 'none', attemptTimeoutMs: 60000,
+    });
+  });
+
+  it('reads maximumAttempts as total attempts and parses duration strings (fine)', () => {
+    const code = `
+      import * as wf from '@temporalio/workflow';
+      const retry = { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10, nonRetryableErrorTypes: ['ValidationError'] };
+      const acts = wf.proxyActivities({ startToCloseTimeout: 10_000, scheduleToCloseTimeout: '5m', retry });
+    `;
+    const [site] = analyse(code);
+    expect(site).toMatchObject({
+      attempts: 10, attemptsAt: 'maximumAttempts: 10', initialMs: 500, maxMs: 30000, filter: 'custom',
+      attemptTimeoutMs: 10000, deadlineMs: 300000,
+    });
+    // Durable: ten attempts and minutes of waiting are what a workflow engine is for. The server
+    // never randomises the interval, so require-jitter still speaks (the remedy is a randomised
+    // `nextRetryDelay` on the activity's ApplicationFailure).
+    expect(lint(code).map((f) => f.rule)).toEqual(['require-jitter']);
+  });
+
+  it('treats maximumAttempts: 0 as unlimited and reads proxyLocalActivities (fine for a durable engine)', () => {
+    const code = `
+      import { proxyLocalActivities } from '@temporalio/workflow';
+      const local = proxyLocalActivities({ startToCloseTimeout: '2s', retry: { maximumAttempts: 0, initialInterval: 1000 } });
+    `;
+    expect(analyse(code)[0]).toMatchObject({ attempts: Infinity, kind: 'durable' });
+    expect(lint(code).filter((f) => f.rule === 'max-retry-attempts' || f.rule === 'max-retry-duration')).toEqual([]);
+  });
+
+  it('still judges backoff: a coefficient of 1 is constant backoff (bad)', () => {
+    const code = `
+      import { proxyActivities } from '@temporalio/workflow';
+      const { sendEmail } = proxyActivities({
+        startToCloseTimeout: '30 seconds',
+        retry: { initialInterval: '5s', backoffCoefficient: 1, maximumAttempts: 20 },
+      });
+    `;
+    expect(analyse(code)[0]).toMatchObject({ growth: 'constant', initialMs: 5000, attempts: 20 });
+    const findings = lint(code);
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'backoffCoefficient: 1' }));
+    expect(findings.filter((f) => f.rule === 'max-retry-attempts')).toEqual([]);
+  });
+
+  it('leaves durations it cannot parse unknown', () => {
+    const [site] = analyse(`
+      import { proxyActivities } from '@temporalio/workflow';
+      proxyActivities({ startToCloseTimeout: timeouts.start, retry: { initialInterval: 'soon' } });
+    `);
+    expect(site).toMatchObject({ attemptTimeoutMs: 'unknown', initialMs: 'unknown', growth: 'unknown' });
+  });
+});
