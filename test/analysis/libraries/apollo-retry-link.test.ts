@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('apollo-retry-link descriptor', () => {
   it('reads the defaults: 5 attempts including the first, full-jitter exponential from 300 ms', () => {
@@ -91,5 +92,12 @@ describe('apollo-retry-link descriptor', () => {
 
   it('ignores a RetryLink that is not imported from Apollo', () => {
     expect(analyse(`class RetryLink {} new RetryLink({ attempts: { max: 50 } });`)).toEqual([]);
+  });
+
+  it('suggests attempts.max and delay.jitter in Apollo terms', () => {
+    const code = `import { RetryLink } from '@apollo/client/link/retry';\nnew RetryLink({ delay: { initial: 500, jitter: false }, attempts: { max: 8 } });`;
+    const applied = suggestions(code);
+    expect(applied.find((s) => s.rule === 'max-retry-attempts')?.output).toContain('attempts: { max: 3 }');
+    expect(applied.find((s) => s.rule === 'require-jitter')?.output).toContain('delay: { initial: 500, jitter: true }');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('aws-sdk-v2 descriptor', () => {
   it('counts maxRetries as retries: the default 3 means 4 calls, full jitter from 100 ms (fine)', () => {
@@ -73,5 +74,10 @@ describe('aws-sdk-v2 descriptor', () => {
       new AWS.SharedIniFileCredentials({ profile });
       new AWS.Endpoint('http://localhost:4566');
     `, { js: true })).toEqual([]);
+  });
+
+  it('suggests maxRetries: 2 for 3 calls', () => {
+    const applied = suggestions(`import AWS from 'aws-sdk';\nnew AWS.SQS({ maxRetries: 9 });`);
+    expect(applied.find((s) => s.rule === 'max-retry-attempts')?.output).toContain('new AWS.SQS({ maxRetries: 2 })');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('aws-sdk-v3 descriptor', () => {
   it('reads a default client: 3 attempts, full-jitter exponential from 100 ms capped at 20 s (fine)', () => {
@@ -114,5 +115,12 @@ describe('aws-sdk-v3 descriptor', () => {
 
   it('ignores classes not from @aws-sdk/client-*', () => {
     expect(analyse(`import { S3Client } from './fake'; new S3Client({ maxAttempts: 50 });`)).toEqual([]);
+  });
+
+  it('suggests maxAttempts: 3 on the client, or the strategy\'s own count', () => {
+    const client = suggestions(`import { S3Client } from '@aws-sdk/client-s3';\nnew S3Client({ maxAttempts: 10 });`);
+    expect(client.find((s) => s.rule === 'max-retry-attempts')?.output).toContain('new S3Client({ maxAttempts: 3 })');
+    const strategy = suggestions(`import { ConfiguredRetryStrategy } from '@smithy/util-retry';\nexport const s = new ConfiguredRetryStrategy(9, (n) => 100 * 2 ** n);`);
+    expect(strategy.find((s) => s.rule === 'max-retry-attempts')?.output).toContain('new ConfiguredRetryStrategy(3, (n)');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('bullmq descriptor', () => {
   it('reads defaultJobOptions on the queue as a durable site (fine)', () => {
@@ -100,5 +101,12 @@ describe('bullmq descriptor', () => {
 
   it('ignores a Queue that is not from bullmq', () => {
     expect(analyse(`import { Queue } from './queue'; const q = new Queue('x'); q.add('a', {}, { attempts: 50 });`)).toEqual([]);
+  });
+
+  it('suggests an exponential backoff and jitter written as BullMQ backoff options', () => {
+    const fixed = suggestions(`import { Queue } from 'bullmq';\nconst q = new Queue('q');\nq.add('a', {}, { attempts: 3, backoff: 5000 });`);
+    expect(fixed.find((s) => s.rule === 'require-exponential-backoff')?.output).toContain("backoff: { type: 'exponential', delay: 5000 }");
+    const plain = suggestions(`import { Queue } from 'bullmq';\nnew Queue('q', { defaultJobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1000, maxDelay: 60000 } } });`);
+    expect(plain.find((s) => s.rule === 'require-jitter')?.output).toContain("backoff: { type: 'exponential', delay: 1000, jitter: 0.5, maxDelay: 60000 }");
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('openai descriptor', () => {
   it('reads the defaults: 2 retries (3 calls), 0.5 s doubling capped at 8 s, jittered (fine)', () => {
@@ -52,5 +53,10 @@ describe('openai descriptor', () => {
   it('recognises the Anthropic SDK, generated the same way', () => {
     const [site] = analyse(`import Anthropic from '@anthropic-ai/sdk'; const anthropic = new Anthropic({ maxRetries: 4 });`);
     expect(site).toMatchObject({ library: 'anthropic', attempts: 5, maxMs: 8000 });
+  });
+
+  it('suggests maxRetries: 2 for 3 calls', () => {
+    const applied = suggestions(`import OpenAI from 'openai';\nnew OpenAI({ maxRetries: 7 });`);
+    expect(applied.find((s) => s.rule === 'max-retry-attempts')?.output).toContain('new OpenAI({ maxRetries: 2 })');
   });
 });

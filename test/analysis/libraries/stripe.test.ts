@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('stripe descriptor', () => {
   it('reads the code default of 2 retries (v18+; the README says 1): 3 calls, 0.5 s doubling, capped at 5 s (fine)', () => {
@@ -69,5 +70,13 @@ describe('stripe descriptor', () => {
       stripe.customers.create({ email }, { idempotencyKey: id });
     `)).toHaveLength(1);
     expect(analyse(`function Stripe(k, o) {} Stripe(key, { maxNetworkRetries: 50 });`)).toEqual([]);
+  });
+
+  it('suggests maxNetworkRetries: 2 for 3 calls, on the client and per request', () => {
+    const applied = suggestions(`import Stripe from 'stripe';\nconst stripe = new Stripe(key, { maxNetworkRetries: 9 });\nstripe.refunds.create({ charge }, { maxNetworkRetries: 6 });`);
+    const outputs = applied.filter((s) => s.rule === 'max-retry-attempts').map((s) => s.output);
+    expect(outputs).toHaveLength(2);
+    expect(outputs[0]).toContain('new Stripe(key, { maxNetworkRetries: 2 })');
+    expect(outputs[1]).toContain('{ charge }, { maxNetworkRetries: 2 })');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('temporal descriptor', () => {
   it('is a durable site: default retry is unlimited, 1 s doubling capped at 100 × initial, no jitter', () => {
@@ -60,5 +61,12 @@ describe('temporal descriptor', () => {
       proxyActivities({ startToCloseTimeout: timeouts.start, retry: { initialInterval: 'soon' } });
     `);
     expect(site).toMatchObject({ attemptTimeoutMs: 'unknown', initialMs: 'unknown', growth: 'unknown' });
+  });
+
+  it('suggests backoffCoefficient: 2, inside the retry object even when it lives in a const', () => {
+    const applied = suggestions(`import { proxyActivities } from '@temporalio/workflow';\nconst retry = { initialInterval: '1s', backoffCoefficient: 1 };\nproxyActivities({ startToCloseTimeout: '1m', retry });`);
+    expect(applied.find((s) => s.rule === 'require-exponential-backoff')?.output).toContain("{ initialInterval: '1s', backoffCoefficient: 2 }");
+    const added = suggestions(`import { proxyActivities } from '@temporalio/workflow';\nproxyActivities({ retry: { initialInterval: '1s', backoffCoefficient: 1 } });`);
+    expect(added.find((s) => s.rule === 'require-exponential-backoff')?.output).toContain('backoffCoefficient: 2 }');
   });
 });

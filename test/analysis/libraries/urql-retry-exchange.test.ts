@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
+import { suggestions } from './suggest.js';
 
 describe('urql-retry-exchange descriptor', () => {
   it('reads the defaults: 2 attempts including the first, random growth from 1 s capped at 15 s', () => {
@@ -68,5 +69,12 @@ describe('urql-retry-exchange descriptor', () => {
     `);
     expect(sites[0]).toMatchObject({ filter: 'custom' });
     expect(sites[1]).toMatchObject({ attempts: 3, jitter: 'unknown', growth: 'unknown' });
+  });
+
+  it('suggests maxNumberAttempts and randomDelay in urql terms', () => {
+    const code = `import { retryExchange } from '@urql/exchange-retry';\nretryExchange({ randomDelay: false, maxNumberAttempts: 9 });`;
+    const applied = suggestions(code);
+    expect(applied.find((s) => s.rule === 'max-retry-attempts')?.output).toContain('maxNumberAttempts: 3 }');
+    expect(applied.find((s) => s.rule === 'require-exponential-backoff')?.output).toContain('randomDelay: true,');
   });
 });
