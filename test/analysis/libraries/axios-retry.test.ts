@@ -112,4 +112,15 @@ describe('axios-retry descriptor', () => {
     expect(sites[0]).toMatchObject({ attempts: 'unknown' });
     expect(sites[1]).toMatchObject({ attempts: 'unknown', growth: 'unknown', jitter: 'unknown', filter: 'custom' });
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import axiosRetry from 'axios-retry'; axiosRetry(); axiosRetry(a, null); axiosRetry(a, { retryDelay: 5, retryCondition: 'x', retries: '3' }); axiosRetry.exponentialDelay(1); new axiosRetry(); axiosRetry(a, { retryDelay: function () { if (x) { return 1; } }, retryCondition: async () => true });`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });

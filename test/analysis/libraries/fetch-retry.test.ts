@@ -80,4 +80,15 @@ describe('fetch-retry descriptor', () => {
     expect(call).toMatchObject({ attempts: 10, attemptsAt: 'retries: 9', clientLevel: false });
     expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'retries: 9' }));
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import fetchRetry from 'fetch-retry'; fetchRetry(); const f = fetchRetry(fetch, { retryOn: null, retryDelay: null }); f(); f(...a); f(u, { retryOn: function () {} }); f(u, { retryOn: (a) => { if (a) return false; } }); let g = fetchRetry(fetch); g = 1; g(u, { retries: 99 });`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });

@@ -103,4 +103,15 @@ describe('got descriptor', () => {
     expect(analyse(`import http from 'got'; http('x');`)).toHaveLength(1);
     expect(analyse(`const got = (u) => fetch(u); got('x', { retry: { limit: 50 } });`)).toEqual([]);
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import got from 'got'; got(); got(...a); got.extend(); got.extend(...a, {retry: 1}); got.get(); const a = got.extend({retry: null}); a(); a.get(...x); a.extend(); a.foo(); got.stream('x', { retry: { limit: Infinity } }); got(u, { retry: { calculateDelay: 5, methods: 'x', statusCodes: 7 }, timeout: 'x' });`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });

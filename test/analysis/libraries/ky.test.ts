@@ -78,4 +78,15 @@ describe('ky descriptor', () => {
     // ky's deep merge lets a number replace the whole retry object.
     expect(call).toMatchObject({ attempts: 6, jitter: false });
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import ky from 'ky'; ky(); ky(u, { retry: null }); ky(u, { retry: { delay: 3, jitter: () => 1, statusCodes: x } }); const k = ky.create(); k.extend((o) => o); ky.extend({ retry: 'x' }); ky.get(u, { retry: { limit: x } });`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });

@@ -73,4 +73,15 @@ describe('@octokit/plugin-retry descriptor', () => {
     `);
     expect(site).toMatchObject({ attempts: 4, operation: 'Octokit.plugin(retry)' });
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import { retry } from '@octokit/plugin-retry'; retry(); Octokit.plugin(retry); new (Octokit.plugin(retry))(...a); const M = Octokit.plugin(retry); new M(); new M({ retry: null }); new M({ retry: { doNotRetry: x, retries: y } }); class X extends Octokit.plugin(retry) {}`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });

@@ -84,4 +84,15 @@ describe('retry-axios descriptor', () => {
     `);
     expect(site).toMatchObject({ growth: 'linear', initialMs: 1000, worstCaseMs: 1000 + 2000 + 2500 });
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import * as rax from 'retry-axios'; rax.attach(...x); x.defaults.raxConfig = null; y.defaults['raxConfig'] = cfg; ({ raxConfig } = z); const o = { raxConfig: { statusCodesToRetry: [[1], 5, [...a]], retry: -1, backoffType: t, jitter: j } }; const p = { get raxConfig() { return 1; } };`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });

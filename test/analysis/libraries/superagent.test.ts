@@ -55,4 +55,15 @@ describe('superagent descriptor', () => {
     const sites = analyse(`import request from 'superagent'; request.get(a).retry(0); request.get(b).retry(false);`);
     expect(sites.map((s) => s.attempts)).toEqual([1, 1]);
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import request from 'superagent'; request.retry; request.get(u).retry(...a); request.get(u).retry(x, y).timeout(); request.get(u).timeout(t).retry(-3); const ag = request.agent(); ag.retry; ag.get(u)['retry'](2); request()();`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });

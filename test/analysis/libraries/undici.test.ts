@@ -62,4 +62,15 @@ describe('undici descriptor', () => {
     `);
     expect(site).toMatchObject({ attempts: 'unknown', growth: 'unknown', filter: 'custom' });
   });
+
+  it('never throws on odd but valid shapes', () => {
+    const code = `import { RetryAgent, RetryHandler, interceptors } from 'undici'; new RetryAgent(); new RetryHandler(); new RetryHandler(null, null); interceptors.retry(); interceptors.retry(...a); new RetryAgent(a, { retry: null, timeoutFactor: -1, minTimeout: 0 });`;
+    process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
+    try {
+      expect(() => analyse(code)).not.toThrow();
+      expect(() => analyse(code, { js: true })).not.toThrow();
+    } finally {
+      delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
+    }
+  });
 });
