@@ -108,6 +108,11 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
   const globalScope = scopeManager?.globalScope;
   if (globalScope) {
     for (const ref of globalScope.through) if (ref.identifier.name === 'require') requireRefs.push(ref.identifier as TSESTree.Identifier);
+    // CommonJS files: ESLint declares `require` as a configured global, so references resolve to it.
+    const configured = globalScope.set.get('require');
+    if (configured && configured.defs.length === 0) {
+      for (const ref of configured.references) requireRefs.push(ref.identifier as TSESTree.Identifier);
+    }
     const moduleScope = globalScope.childScopes.find((s) => s.type === 'module') ?? globalScope;
     const local = moduleScope.set.get('require');
     if (local && isCreateRequire(constInitializer(local))) {

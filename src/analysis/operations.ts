@@ -77,13 +77,27 @@ function httpClientOf(call: TSESTree.CallExpression, ctx: AnalysisContext): stri
   // Method chains such as `superagent.get(url).set(...)` resolve through their root.
   let target: Node = callee;
   while (target.type === T.MemberExpression && target.object.type === T.CallExpression) target = unwrap(target.object.callee);
-  const ref = ctx.imports.resolve(target);
+  const ref = ctx.imports.resolve(target) ?? instanceFactory(target, ctx);
   if (!ref) return undefined;
   const client = THROWING_CLIENTS[ref.module];
   if (!client) return undefined;
   if (client === 'fetch' && !(ref.path === 'fetch' || ref.path === 'default' || ref.path === 'module' || ref.path === 'request')) return undefined;
   return client;
 }
+
+/** `const api = axios.create()` / `got.extend()` / `ky.create()`: calls through `api` are that client's. */
+function instanceFactory(target: Node, ctx: AnalysisContext): { module: string; path: string } | undefined {
+  let base: Node = target;
+  while (base.type === T.MemberExpression) base = unwrap(base.object);
+  if (base.type !== T.Identifier) return undefined;
+  const init = ctx.evaluator.resolve(base);
+  if (init.type !== T.CallExpression) return undefined;
+  const factory = ctx.imports.resolve(init.callee);
+  if (!factory || !INSTANCE_FACTORIES.has(factory.path)) return undefined;
+  return { module: factory.module, path: 'default' };
+}
+
+const INSTANCE_FACTORIES = new Set(['create', 'extend']);
 
 function isShadowed(id: TSESTree.Identifier, ctx: AnalysisContext): boolean {
   for (let s: ReturnType<AnalysisContext['evaluator']['scopeOf']> | null = ctx.evaluator.scopeOf(id); s; s = s.upper) {

@@ -66,3 +66,17 @@ describe('promise-retry descriptor', () => {
     expect(sites[1]!.operation).toBe('(retry) => run().catch(retry)');
   });
 });
+
+describe('CommonJS files', () => {
+  it('recognises require() when ESLint declares it as a commonjs global', async () => {
+
+    const { Linter } = await import('eslint');
+    const plugin = (await import('../../src/index.js')).default;
+    const linter = new Linter({ configType: 'flat' });
+    const messages = linter.verify(`const pRetry = require('p-retry');\npRetry(run, { retries: 9 });`, [{
+      files: ['**/*.js'], plugins: { 'safe-retry': plugin as never }, languageOptions: { sourceType: 'commonjs' },
+      rules: { 'safe-retry/max-retry-attempts': 'error' },
+    }], 'a.js');
+    expect(messages.map((m) => m.ruleId)).toEqual(['safe-retry/max-retry-attempts']);
+  });
+});

@@ -41,3 +41,15 @@ run('no-retry-on-client-error', rule, {
     },
   ],
 });
+
+run('no-retry-on-client-error (client instances)', rule, {
+  valid: [
+    `import pRetry from 'p-retry'; import axios from 'axios'; const api = axios.create(); await pRetry(() => api.get(u, { validateStatus: () => true }), { retries: 2 });`,
+  ],
+  invalid: [
+    {
+      code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nconst api = axios.create({ baseURL });\nawait pRetry(() => api.post('/captures', body), { retries: 2 });`,
+      errors: [{ messageId: 'unfilteredHttp', line: 4, column: 7, data: { label: 'pRetry()', call: 'api.post()' } }],
+    },
+  ],
+});
