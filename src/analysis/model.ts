@@ -94,6 +94,21 @@ export interface RetrySite {
   readonly fixes?: SiteFixes | undefined;
   /** The circuit breaker the retry is composed with (cockatiel `wrap(retry, breaker)`), when known. */
   readonly breaker?: Node | undefined;
+  /** Calls that run operations through this site when it defines a reusable policy or client. */
+  readonly executions?: readonly Execution[] | undefined;
+}
+
+/**
+ * A call that runs an operation through a retry defined elsewhere: `policy.read(fn)`,
+ * `policy.write({ idempotencyKey }, fn)`, cockatiel's `policy.execute(fn)`.
+ */
+export interface Execution {
+  readonly call: TSESTree.CallExpression;
+  readonly operation: Node | undefined;
+  /** The per-call options object (the runtime's write options carry the idempotency key). */
+  readonly options?: Node | undefined;
+  /** `read`, `write`, `execute`: what the call declares about the operation. */
+  readonly method: string;
 }
 
 export interface OptionsTarget {

@@ -9,6 +9,7 @@ import { HTTP_LIBRARIES } from './group-http.js';
 import { nodeRetry } from './node-retry.js';
 import { pRetry } from './p-retry.js';
 import { promiseRetry } from './promise-retry.js';
+import { safeRetryRuntime } from './safe-retry-runtime.js';
 import { SDK_LIBRARIES } from './group-sdk.js';
 
 export const LIBRARIES: readonly LibraryDescriptor[] = [
@@ -16,6 +17,7 @@ export const LIBRARIES: readonly LibraryDescriptor[] = [
   asyncRetry,
   nodeRetry,
   promiseRetry,
+  safeRetryRuntime,
   ...GENERIC_LIBRARIES,
   ...HTTP_LIBRARIES,
   ...SDK_LIBRARIES,
