@@ -129,8 +129,10 @@ UPDATE ${t} AS t SET status = 'running', attempts = t.attempts + 1, locked_at = 
   lease_token = $5, next_attempt_at = ${NOW(1)} + $6 * interval '1 millisecond', updated_at = ${NOW(1)}
 FROM due WHERE t.id = due.id
 RETURNING ${columns('t.')}`,
-    complete: `UPDATE ${t} SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(3)}
-WHERE id = $1::uuid AND lease_token = $2 AND status = 'running'`,
+    complete: `UPDATE ${t} AS t SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(3)}
+FROM unnest($1::uuid[], $2::text[]) AS c(id, token)
+WHERE t.id = c.id AND t.lease_token = c.token AND t.status = 'running'
+RETURNING t.id::text AS id`,
     fail: `UPDATE ${t} SET
   status = CASE WHEN $4::boolean OR attempts >= max_attempts THEN 'failed' ELSE 'pending' END,
   next_attempt_at = CASE WHEN $4::boolean OR attempts >= max_attempts THEN ${NOW(6)} ELSE ${NOW(6)} + $5 * interval '1 millisecond' END,
@@ -252,8 +254,9 @@ WHERE id = $1::uuid AND status = 'failed'`,
     },
 
     async complete(req) {
-      const res = await pool.query(SQL.complete, [req.id, req.token, d(req.now)]);
-      return res.rowCount === 1;
+      if (req.tasks.length === 0) return new Set();
+      const res = await pool.query(SQL.complete, [req.tasks.map((x) => x.id), req.tasks.map((x) => x.token), d(req.now)]);
+      return new Set(res.rows.map((r) => r.id as string));
     },
 
     async fail(req) {

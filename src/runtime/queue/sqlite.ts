@@ -359,6 +359,13 @@ VALUES (?, ?, ?, 'pending', ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) D
       return { taskId: prior.id, created: false };
     });
   });
+  const completeTx = db.transaction((tasks: readonly { id: string; token: string }[], at: number) => {
+    const up = st(`UPDATE ${t} SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ?
+WHERE id = ? AND lease_token = ? AND status = 'running'`);
+    const done = new Set<string>();
+    for (const x of tasks) if (up.run(at, x.id, x.token).changes === 1) done.add(x.id);
+    return done;
+  });
   const extendTx = db.transaction((leases: readonly { id: string; token: string }[], at: number, lease: number) => {
     const up = st(`UPDATE ${t} SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'running'`);
     const kept = new Set<string>();
@@ -398,9 +405,8 @@ VALUES (?, ?, ?, 'pending', ?, 0, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) D
     },
 
     async complete(req) {
-      const at = now(req.now);
-      return st(`UPDATE ${t} SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ?
-WHERE id = ? AND lease_token = ? AND status = 'running'`).run(at, req.id, req.token).changes === 1;
+      if (req.tasks.length === 0) return new Set();
+      return completeTx.immediate(req.tasks, now(req.now));
     },
 
     async fail(req) {

@@ -65,7 +65,8 @@ export interface TaskStore {
   migrate(): Promise<void>;
   enqueue(rows: readonly NewTaskRow[], ctx: { now: StoreNow; client?: unknown }): Promise<EnqueueOutcome[]>;
   claim(req: { workerId: string; kinds: readonly string[]; limit: number; leaseMs: number; token: string; now: StoreNow }): Promise<ClaimedTask[]>;
-  complete(req: { id: string; token: string; now: StoreNow }): Promise<boolean>;
+  /** Completes the tasks whose lease token still matches; returns their ids. */
+  complete(req: { tasks: readonly { id: string; token: string }[]; now: StoreNow }): Promise<Set<string>>;
   /** Returns the new status, or null when the lease was lost (someone else owns the task now). */
   fail(req: { id: string; token: string; error: string; delayMs: number; terminal: boolean; now: StoreNow }): Promise<'pending' | 'failed' | null>;
   /** Extends the leases still held; returns the ids whose lease was extended. */

@@ -191,10 +191,10 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
     clock.advance(1001);
     const [b] = await h.store.claim({ workerId: 'B', kinds: ['k'], limit: 10, leaseMs: 1000, token: 'tok-b', now: now() });
     expect(b).toMatchObject({ id: taskId, attempts: 2, lockedBy: 'B' });
-    expect(await h.store.complete({ id: taskId, token: 'tok-a', now: now() })).toBe(false);
+    expect([...(await h.store.complete({ tasks: [{ id: taskId, token: 'tok-a' }], now: now() }))]).toEqual([]);
     expect(await h.store.fail({ id: taskId, token: 'tok-a', error: 'late', delayMs: 0, terminal: true, now: now() })).toBeNull();
     expect([...(await h.store.extendLeases({ leases: [{ id: taskId, token: 'tok-a' }], leaseMs: 1000, now: now() }))]).toEqual([]);
-    expect(await h.store.complete({ id: taskId, token: 'tok-b', now: now() })).toBe(true);
+    expect([...(await h.store.complete({ tasks: [{ id: taskId, token: 'tok-b' }], now: now() }))]).toEqual([taskId]);
     expect(await q.getTask(taskId)).toMatchObject({ status: 'completed', lastError: null });
   });
 
