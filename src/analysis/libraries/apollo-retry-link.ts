@@ -1,11 +1,11 @@
 import type { LibraryDescriptor } from '../library.js';
-import { alwaysTrue, argument, functionOf, labelOf, newOf } from '../library.js';
+import { alwaysTrue, functionOf, labelOf, newOf } from '../library.js';
 import type { DelaySchedule, ErrorFilter, RetrySite, Setting } from '../model.js';
 import { UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticFunction, isStaticObject } from '../static-value.js';
 import type { OptionsView } from '../options.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
-import { predicateFilter } from './sdk-shared.js';
+import { optionsArgument, predicateFilter } from './sdk-shared.js';
 
 const DEFAULTS = { initial: 300, max: Infinity, jitter: true, attempts: 5 };
 
@@ -25,7 +25,7 @@ export const apolloRetryLink: LibraryDescriptor = {
       if (use.path !== 'RetryLink') continue;
       const call = newOf(use);
       if (!call) continue;
-      const view = ctx.options(argument(call, 0));
+      const view = optionsArgument(call, 0, ctx);
       const attemptsOption = view.get('attempts');
       const delayOption = view.get('delay');
 

@@ -1,14 +1,14 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { LibraryDescriptor, LibraryUse } from '../library.js';
-import { argument, callOf, labelOf, newOf } from '../library.js';
+import { callOf, labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { DelaySchedule, Node, RetrySite } from '../model.js';
 import type { OptionsView } from '../options.js';
-import { customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
+import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
-import { written } from './sdk-shared.js';
+import { optionsArgument, written } from './sdk-shared.js';
 
 /** `defaultRetryCount` of `AWS.Service`; DynamoDB overrides it with 10 and its delay base with 50 ms. */
 const DEFAULT_RETRIES = 3;
@@ -41,7 +41,7 @@ export const awsSdkV2: LibraryDescriptor = {
       if (service) {
         const call = service.global ? callOf(use) ?? newOf(use) : newOf(use);
         if (!call) continue;
-        const view = ctx.options(argument(call, 0));
+        const view = optionsArgument(call, 0, ctx);
         // `AWS.config.update({ region })` says nothing about retries; services keep their defaults.
         if (service.global && view.state !== 'unknown' && !written(view, 'maxRetries') && !written(view, 'retryDelayOptions')) continue;
         sites.push(configSite(use, call, view, service.dynamo, ctx.sourceCode));
@@ -85,8 +85,8 @@ export const awsSdkV2: LibraryDescriptor = {
         node: call,
         reportNode: use.expression,
         attempts: totalAttempts(retries, 'retries'),
-        delay: hasCustom
-          ? customSchedule('custom', () => UNKNOWN, { node: custom.property })
+        delay: custom.value === UNKNOWN && !custom.property ? UNKNOWN_SCHEDULE
+          : hasCustom ? customSchedule('custom', () => UNKNOWN, { node: custom.property })
           : schedule(orUnknown(base.value), base.node ?? view.get('retryDelayOptions').property),
         jitter: hasCustom ? { value: UNKNOWN, node: custom.property } : { value: true },
         errorFilter: LIBRARY_FILTER,

@@ -7,7 +7,7 @@ import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticFunction, unwrap, type Maybe } from '../static-value.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, customFilter, optionsTarget, orUnknown, site } from './shared.js';
-import { numberOrProvider } from './sdk-shared.js';
+import { numberOrProvider, optionsArgument } from './sdk-shared.js';
 
 /** `DEFAULT_MAX_ATTEMPTS`, `DEFAULT_RETRY_DELAY_BASE`, `MAXIMUM_RETRY_DELAY` in smithy's util-retry. */
 const DEFAULT_MAX_ATTEMPTS = 3;
@@ -53,7 +53,7 @@ export const awsSdkV3: LibraryDescriptor = {
         continue;
       }
       if (!isClientClass(use.module, use.path)) continue;
-      const view = ctx.options(argument(call, 0));
+      const view = optionsArgument(call, 0, ctx);
       const strategyOption = view.get('retryStrategy');
       let read: StrategyRead;
       if (strategyOption.property || strategyOption.value !== undefined) {
@@ -159,11 +159,15 @@ function readStrategy(call: TSESTree.NewExpression, ctx: AnalysisContext): Strat
     const max = view.number('maxAttempts', DEFAULT_MAX_ATTEMPTS);
     const baseDelay = view.number('baseDelay', DEFAULT_RETRY_DELAY_BASE);
     const backoff = view.get('backoff');
+    // A written `backoff` is the caller's own calculator; an unreadable options object is unknown.
     const custom = !!backoff.property || backoff.value !== undefined;
+    const unknown = backoff.value === UNKNOWN && !backoff.property;
     return {
       attempts: totalAttempts(max, 'attempts'),
-      delay: custom ? customSchedule('custom', () => UNKNOWN, { node: backoff.property }) : standardSchedule(orUnknown(baseDelay.value), baseDelay.node ?? view.object),
-      jitter: custom ? { value: UNKNOWN, node: backoff.property } : { value: true },
+      delay: unknown ? UNKNOWN_SCHEDULE
+        : custom ? customSchedule('custom', () => UNKNOWN, { node: backoff.property })
+        : standardSchedule(orUnknown(baseDelay.value), baseDelay.node ?? view.object),
+      jitter: unknown || custom ? { value: UNKNOWN, node: backoff.property } : { value: true },
       errorFilter: LIBRARY_FILTER,
       options: optionsTarget(view, call, 0),
       fixes: { attempts: (total) => [{ path: ['maxAttempts'], text: String(total) }] },

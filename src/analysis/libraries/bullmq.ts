@@ -7,7 +7,7 @@ import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticObject, type Maybe, type StaticValue } from '../static-value.js';
 import { NO_FILTER, site } from './shared.js';
-import { instanceReferences, methodCalls, typedReferences } from './sdk-shared.js';
+import { instanceReferences, methodCalls, optionsArgument, typedReferences } from './sdk-shared.js';
 
 /**
  * Job options as BullMQ merges them: the job's own options over the queue's
@@ -38,7 +38,7 @@ export const bullmq: LibraryDescriptor = {
       if (use.path !== 'Queue') continue;
       const created = newOf(use);
       if (created) {
-        const defaults = ctx.options(argument(created, 1)).sub('defaultJobOptions');
+        const defaults = optionsArgument(created, 1, ctx).sub('defaultJobOptions');
         const queueSite = jobSite({ job: defaults, defaultsKnown: true }, created, use.expression, 'new Queue()', { object: defaults.object }, ctx);
         if (queueSite && defaults.object) sites.push(queueSite);
         for (const ref of instanceReferences(created, ctx)) addCalls(ref, defaults, true);
@@ -55,8 +55,7 @@ export const bullmq: LibraryDescriptor = {
       const { call } = method;
       const label = `${labelOf(call.callee, ctx.sourceCode)}()`;
       if (method.path[0] === 'add') {
-        const arg = argument(call, 2);
-        const job = ctx.options(arg);
+        const job = optionsArgument(call, 2, ctx);
         if (!writesRetry(job)) return;
         const s = jobSite({ job, defaults, defaultsKnown }, call, call.callee, label, target(job, call, 2), ctx);
         if (s) sites.push(s);

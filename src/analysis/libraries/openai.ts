@@ -1,11 +1,11 @@
 import type { LibraryDescriptor } from '../library.js';
-import { argument, labelOf, newOf } from '../library.js';
+import { labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
-import { requestOptionCalls } from './sdk-shared.js';
+import { optionsArgument, requestOptionCalls } from './sdk-shared.js';
 
 /**
  * The Stainless-generated SDK client: `new OpenAI({ maxRetries, timeout })`, overridable per
@@ -23,7 +23,7 @@ function stainlessClient(id: string, modules: string[], classes: string[]): Libr
         if (!isDefaultPath(use.path) && !classes.includes(use.path)) continue;
         const call = newOf(use);
         if (!call) continue;
-        const view = ctx.options(argument(call, 0));
+        const view = optionsArgument(call, 0, ctx);
         sites.push(site({
           library: id,
           label: `new ${labelOf(use.expression, ctx.sourceCode)}()`,

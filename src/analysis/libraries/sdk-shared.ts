@@ -2,7 +2,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext } from '../library.js';
-import { alwaysTrue, functionOf } from '../library.js';
+import { alwaysTrue, argument, functionOf } from '../library.js';
 import type { ErrorFilter, Node } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { UNKNOWN, isStaticFunction, staticPropertyName, type Maybe, type StaticValue } from '../static-value.js';
@@ -195,4 +195,13 @@ export function requestOptionCalls(
     }
   }
   return out;
+}
+
+/**
+ * The options view of argument `i`; after a spread argument the position is unknown, so the
+ * view is unknown rather than absent (an absent one would wrongly mean "library defaults").
+ */
+export function optionsArgument(call: TSESTree.CallExpression | TSESTree.NewExpression, i: number, ctx: AnalysisContext): OptionsView {
+  const spread = call.arguments.slice(0, i + 1).find((a) => a.type === T.SpreadElement);
+  return ctx.options(spread ?? argument(call, i));
 }

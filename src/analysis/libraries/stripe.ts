@@ -6,7 +6,7 @@ import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
-import { requestOptionCalls } from './sdk-shared.js';
+import { optionsArgument, requestOptionCalls } from './sdk-shared.js';
 
 /** `getDefaultMaxNetworkRetries()` on the Node/web platform since v18 (the README still says 1). */
 const DEFAULT_RETRIES = 2;
@@ -28,7 +28,7 @@ export const stripe: LibraryDescriptor = {
       if (!call) continue;
       // The legacy `Stripe(key, '2020-08-27')` passes the API version where options now go.
       const second = argument(call, 1);
-      const view = ctx.options(typeof ctx.evaluator.evaluate(second) === 'string' ? undefined : second);
+      const view = typeof ctx.evaluator.evaluate(second) === 'string' ? ctx.options(undefined) : optionsArgument(call, 1, ctx);
       const label = labelOf(use.expression, ctx.sourceCode);
       sites.push(site({
         library: 'stripe',

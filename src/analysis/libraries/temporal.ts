@@ -1,11 +1,11 @@
 import type { LibraryDescriptor } from '../library.js';
-import { argument, callOf, labelOf } from '../library.js';
+import { callOf, labelOf } from '../library.js';
 import type { ErrorFilter, RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
 import { NO_FILTER, optionsTarget, site } from './shared.js';
-import { durationMs, written } from './sdk-shared.js';
+import { durationMs, optionsArgument, written } from './sdk-shared.js';
 
 const DEFAULT_INITIAL_MS = 1000;
 const DEFAULT_COEFFICIENT = 2;
@@ -31,7 +31,7 @@ export const temporal: LibraryDescriptor = {
       if (use.path !== 'proxyActivities' && use.path !== 'proxyLocalActivities') continue;
       const call = callOf(use);
       if (!call) continue;
-      const view = ctx.options(argument(call, 0));
+      const view = optionsArgument(call, 0, ctx);
       const retry = view.sub('retry');
       const retryProperty = view.get('retry').property;
 

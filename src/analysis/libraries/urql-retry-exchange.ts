@@ -1,11 +1,11 @@
 import type { LibraryDescriptor } from '../library.js';
-import { argument, callOf, labelOf } from '../library.js';
+import { callOf, labelOf } from '../library.js';
 import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
-import { predicateFilter, written } from './sdk-shared.js';
+import { optionsArgument, predicateFilter, written } from './sdk-shared.js';
 
 const DEFAULTS = { initialDelayMs: 1000, maxDelayMs: 15_000, maxNumberAttempts: 2, randomDelay: true };
 /** With `randomDelay` each retry multiplies the previous wait by a random factor in [1.5, 2.5). */
@@ -27,7 +27,7 @@ export const urqlRetryExchange: LibraryDescriptor = {
       if (use.path !== 'retryExchange') continue;
       const call = callOf(use);
       if (!call) continue;
-      const view = ctx.options(argument(call, 0));
+      const view = optionsArgument(call, 0, ctx);
       const initial = orDefault(view, 'initialDelayMs', DEFAULTS.initialDelayMs);
       const max = orDefault(view, 'maxDelayMs', DEFAULTS.maxDelayMs);
       const count = orDefault(view, 'maxNumberAttempts', DEFAULTS.maxNumberAttempts);
