@@ -243,6 +243,15 @@ function callHook<E>(hook: ((event: E) => void) | undefined, event: E): void {
   }
 }
 
+/** A predicate that throws cannot vouch for a retry; the safe reading of "unsure" is "no". */
+function narrowedIn(retryOn: NonNullable<RetryPolicyOptions['retryOn']>, error: unknown, kind: CallKind, attempt: number): boolean {
+  try {
+    return retryOn(error, { kind, attempt }) === true;
+  } catch {
+    return false;
+  }
+}
+
 function checkRange(name: string, value: number, ok: boolean, rule: string): void {
   if (!ok) throw new RangeError(`${name} ${rule}, got ${String(value)}`);
 }
@@ -383,7 +392,7 @@ class Policy implements RetryPolicy {
         discard(failure.value);
         throw signal.reason;
       }
-      if (this.#retryOn !== undefined && !this.#retryOn(failure.value, { kind, attempt })) {
+      if (this.#retryOn !== undefined && !narrowedIn(this.#retryOn, failure.value, kind, attempt)) {
         return this.#giveUp(kind, 'not-retryable', attempt, failure, key, handoff);
       }
       if (attempt >= this.config.maxAttempts) {

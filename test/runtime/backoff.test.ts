@@ -10,7 +10,7 @@ const options = fc.record({
 });
 
 describe('createBackoff', () => {
-  it('stays within [0, maxDelayMs] and within each flavour's band (property)', () => {
+  it('stays within [0, maxDelayMs] and within the band of each jitter flavour (property)', () => {
     fc.assert(
       fc.property(options, fc.integer({ min: 1, max: 5 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), fc.nat(20_000), (o, retry, r, prev) => {
         const maxDelayMs = o.initialDelayMs + o.extra;

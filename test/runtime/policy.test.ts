@@ -138,6 +138,18 @@ describe('retrying', () => {
     expect(giveUps[0]?.reason).toBe('not-retryable');
   });
 
+  it('treats a retryOn that throws as "do not retry" and rejects with the operation error', async () => {
+    const error = transient();
+    const fn = vi.fn(async () => Promise.reject(error));
+    const policy = createRetryPolicy({
+      retryOn: () => {
+        throw new Error('predicate bug');
+      },
+    });
+    expect(await drive(policy.read(fn))).toEqual({ ok: false, error });
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
   it('retries 409 for writes only', async () => {
     const policy = createRetryPolicy();
     const write = vi.fn(async () => Promise.reject(httpError(409)));
