@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
-import { argument, labelOf, newOf } from '../library.js';
+import { argument, callOf, labelOf, newOf } from '../library.js';
 import type { DelaySchedule, Growth, Node, OptionEdit, OptionsTarget, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, customSchedule, totalAttempts } from '../schedule.js';
@@ -30,11 +30,24 @@ interface JobOptions {
  */
 export const bullmq: LibraryDescriptor = {
   id: 'bullmq',
-  modules: ['bullmq'],
+  modules: ['bullmq', '@nestjs/bullmq'],
   kind: 'durable',
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
+      if (use.module === '@nestjs/bullmq') {
+        // BullModule.registerQueue({ name, defaultJobOptions }, ...) and forRoot([configKey,] options).
+        const call = callOf(use);
+        if (!call || !['BullModule.registerQueue', 'BullModule.forRoot'].includes(use.path)) continue;
+        call.arguments.forEach((arg, i) => {
+          if (arg.type === T.SpreadElement) return;
+          const defaults = optionsArgument(call, i, ctx).sub('defaultJobOptions');
+          if (!defaults.object) return;
+          const s = jobSite({ job: defaults, defaultsKnown: true }, call, use.expression, `${labelOf(use.expression, ctx.sourceCode)}()`, { object: defaults.object }, ctx);
+          if (s) sites.push({ ...s, clientLevel: true });
+        });
+        continue;
+      }
       if (use.path !== 'Queue') continue;
       const created = newOf(use);
       if (created) {

@@ -113,6 +113,16 @@ describe('aws-sdk-v3 descriptor', () => {
     expect(site).toMatchObject({ attemptTimeoutMs: 2000, worstCaseMs: 300 + 3 * 2000 });
   });
 
+  it('options behind a spread argument or an import are unknown, not defaults', () => {
+    const sites = analyse(`
+      import { S3Client } from '@aws-sdk/client-s3';
+      import { clientConfig } from './config';
+      new S3Client(...args);
+      new S3Client(clientConfig);
+    `);
+    expect(sites.map((s) => s.attempts)).toEqual(['unknown', 'unknown']);
+  });
+
   it('ignores classes not from @aws-sdk/client-*', () => {
     expect(analyse(`import { S3Client } from './fake'; new S3Client({ maxAttempts: 50 });`)).toEqual([]);
   });

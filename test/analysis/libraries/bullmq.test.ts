@@ -99,6 +99,26 @@ describe('bullmq descriptor', () => {
     expect(sites[2]).toMatchObject({ growth: 'custom', jitter: 'unknown' });
   });
 
+  it('reads defaultJobOptions registered through @nestjs/bullmq', () => {
+    const code = `
+      import { Module } from '@nestjs/common';
+      import { BullModule } from '@nestjs/bullmq';
+      @Module({
+        imports: [
+          BullModule.forRoot({ connection, defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1000, jitter: 0.5 } } }),
+          BullModule.registerQueue({ name: 'audio' }, { name: 'video', defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 3000 } } }),
+        ],
+      })
+      export class QueuesModule {}
+    `;
+    const sites = analyse(code);
+    expect(sites.map((s) => [s.label, s.attempts, s.growth, s.jitter, s.kind])).toEqual([
+      ['BullModule.forRoot()', 5, 'exponential', true, 'durable'],
+      ['BullModule.registerQueue()', 3, 'constant', false, 'durable'],
+    ]);
+    expect(lint(code)).toEqual([expect.objectContaining({ rule: 'require-exponential-backoff', text: "backoff: { type: 'fixed', delay: 3000 }" })]);
+  });
+
   it('ignores a Queue that is not from bullmq', () => {
     expect(analyse(`import { Queue } from './queue'; const q = new Queue('x'); q.add('a', {}, { attempts: 50 });`)).toEqual([]);
   });
