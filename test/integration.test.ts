@@ -14,7 +14,7 @@ async function lintProject(preset: 'recommended' | 'strict' | 'all') {
     overrideConfig: [
       { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as never } },
       { files: ['**/*.js'], languageOptions: { sourceType: 'commonjs' } },
-      safeRetry.configs[preset],
+      safeRetry.configs[preset] as never,
     ],
   });
   const results = await eslint.lintFiles(['src']);

@@ -53,7 +53,7 @@ describe.each(ruleNames)('rule %s', (name) => {
   });
 
   it('has a schema whose objects forbid unknown properties and describe each property', () => {
-    for (const schema of rule.meta.schema as Array<Record<string, unknown>>) {
+    for (const schema of rule.meta.schema as unknown as Array<Record<string, unknown>>) {
       expect(schema['additionalProperties']).toBe(false);
       for (const prop of Object.values(schema['properties'] as Record<string, { description?: string }>)) {
         expect(prop.description).toBeTruthy();

@@ -11,6 +11,8 @@ import { OptionsView } from './options.js';
 import { createEvaluator, constInitializer, propertyKey, type Evaluator } from './static-value.js';
 import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites, mayContainHandWrittenRetry } from './hand-written.js';
+import { createOperationAnalysis, type OperationAnalysis } from './operations.js';
+import { readSettings, type SafeRetrySettings } from './settings.js';
 
 export type { RetrySite } from './model.js';
 
@@ -19,6 +21,8 @@ export interface RetryModel {
   readonly imports: ImportTable;
   readonly evaluator: Evaluator;
   readonly context: AnalysisContext;
+  /** What each site repeats, its keys, nested retry layers and breakers; computed per site on demand. */
+  readonly operations: OperationAnalysis;
 }
 
 const cache = new WeakMap<TSESTree.Program, RetryModel>();
@@ -30,13 +34,17 @@ export function getRetryModel(context: AnyContext): RetryModel {
   const program = sourceCode.ast;
   let model = cache.get(program);
   if (!model) {
-    model = buildModel(sourceCode);
+    model = buildModel(sourceCode, LIBRARIES, readSettings(context.settings));
     cache.set(program, model);
   }
   return model;
 }
 
-export function buildModel(sourceCode: Readonly<TSESLint.SourceCode>, libraries: readonly LibraryDescriptor[] = LIBRARIES): RetryModel {
+export function buildModel(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  libraries: readonly LibraryDescriptor[] = LIBRARIES,
+  settings: SafeRetrySettings = {},
+): RetryModel {
   const evaluator = createEvaluator(sourceCode);
   const imports = buildImportTable(sourceCode);
   let index: Map<string, TSESTree.Node[]> | undefined;
@@ -71,7 +79,9 @@ export function buildModel(sourceCode: Readonly<TSESLint.SourceCode>, libraries:
       reportInternalError('hand-written', sourceCode, error);
     }
   }
-  return { sites, imports, evaluator, context };
+  const byId = new Map(libraries.map((l) => [l.id, l]));
+  const operations = createOperationAnalysis(context, () => sites, settings, (id) => byId.get(id)?.attemptParameter);
+  return { sites, imports, evaluator, context, operations };
 }
 
 function reportInternalError(where: string, sourceCode: Readonly<TSESLint.SourceCode>, error: unknown) {

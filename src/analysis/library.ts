@@ -30,6 +30,11 @@ export interface LibraryDescriptor {
   /** Durable engines (workflow and job queues) are exempt from the in-memory limits. */
   readonly kind?: SiteKind;
   find(uses: readonly LibraryUse[], ctx: AnalysisContext): RetrySite[];
+  /**
+   * Which parameter of the retried function differs on every attempt (p-retry's attempt number,
+   * the runtime's `{ attempt }`): a key derived from it is a new key per attempt.
+   */
+  readonly attemptParameter?: { readonly index: number; readonly property?: string };
 }
 
 /** The call whose callee is exactly this use: `pRetry(...)`, `got.extend(...)`. */

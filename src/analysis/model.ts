@@ -94,6 +94,11 @@ export interface RetrySite {
   readonly fixes?: SiteFixes | undefined;
   /** The circuit breaker the retry is composed with (cockatiel `wrap(retry, breaker)`), when known. */
   readonly breaker?: Node | undefined;
+  /**
+   * For client-level retries: whether requests with non-idempotent methods (POST, PATCH) are
+   * re-sent, and the option that decides it (got's `methods`, axios-retry's `retryCondition`).
+   */
+  readonly retriesWrites?: Setting<boolean> | undefined;
   /** Calls that run operations through this site when it defines a reusable policy or client. */
   readonly executions?: readonly Execution[] | undefined;
 }

@@ -1,5 +1,4 @@
 import { getRetryModel } from '../analysis/index.js';
-import { operationFacts } from '../analysis/operations.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
@@ -41,7 +40,7 @@ export default createRule<Options, MessageIds>({
             continue;
           }
           if (filter.kind !== 'none') continue;
-          const call = operationFacts(site, model.context).httpCalls.find((c) => c.throwsOnClientError);
+          const call = model.operations.facts(site).httpCalls.find((c) => c.throwsOnClientError);
           if (!call) continue;
           context.report({
             node: site.reportNode,
