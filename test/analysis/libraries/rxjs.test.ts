@@ -59,7 +59,17 @@ describe('rxjs descriptor', () => {
     expect(site).toMatchObject({ label: 'retryWhen()', attempts: 'unknown', growth: 'unknown', filter: 'custom' });
   });
 
-  it('ignores an Array.prototype-like retry that is not rxjs', () => {
+  it('recognises CommonJS requires of rxjs/operators', () => {
+    const sites = analyse(`
+      const { retry: retryOp } = require('rxjs/operators');
+      const operators = require('rxjs/operators');
+      source$.pipe(retryOp(2));
+      source$.pipe(operators.retry({ count: 1, delay: 300 }));
+    `, { js: true });
+    expect(sites.map((s) => [s.attempts, s.growth])).toEqual([[3, 'none'], [2, 'constant']]);
+  });
+
+  it('ignores a retry that is not rxjs', () => {
     expect(analyse(`import { retry } from './my-retry'; source$.pipe(retry());`)).toEqual([]);
   });
 
