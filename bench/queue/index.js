@@ -6,7 +6,7 @@
 // database shows every task done. Reported: N / drain time, p50/p99 enqueue-to-start latency,
 // duplicates (runs beyond one per task) and losses. Medians over BENCH_REPS repetitions.
 // Knobs: BENCH_N (5000), BENCH_REPS (3), BENCH_CONCURRENCY (10 per worker). Each scenario first
-// runs a discarded warm-up of min(N, 1000) tasks.
+// runs a discarded warm-up of min(N, 1000) tasks. BENCH_ONLY=sqlite,postgres,graphile picks systems.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,7 +113,9 @@ async function runOnce(scenario, env, n = N) {
     await env.admin.query(`CREATE DATABASE ${db}`);
     config.connectionString = `${env.base}/${db}`;
     const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
+    // graphile-worker insists on both handlers being present on a pool it is given.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     if (system === 'postgres') {
       const store = postgresStore({ pool });
       const producer = createTaskQueue({ store, handlers: {}, enqueueOnlyKinds: ['noop'] });
@@ -121,8 +123,8 @@ async function runOnce(scenario, env, n = N) {
       enqueue = (items) => producer.enqueueMany(items.map((payload) => ({ kind: 'noop', payload })));
       remaining = async () => (await pool.query(`SELECT count(*)::int AS n FROM safe_retry_tasks WHERE status IN ('pending', 'running')`)).rows[0].n;
     } else {
-      await runMigrations({ connectionString: config.connectionString, logger: silent });
-      const utils = await makeWorkerUtils({ connectionString: config.connectionString, logger: silent });
+      await runMigrations({ pgPool: pool, logger: silent });
+      const utils = await makeWorkerUtils({ pgPool: pool, logger: silent });
       enqueue = (items) => utils.addJobs(items.map((payload) => ({ identifier: 'noop', payload })));
       // Completed jobs are deleted; failed ones would stay with last_error set.
       remaining = async () => (await pool.query('SELECT count(*)::int AS n FROM graphile_worker.jobs')).rows[0].n;
@@ -133,7 +135,7 @@ async function runOnce(scenario, env, n = N) {
     cleanup = async () => {
       await inner();
       await pool.end();
-      await env.admin.query(`DROP DATABASE ${db} WITH (FORCE)`);
+      // The databases are left in place: the whole server is thrown away at the end.
     };
   }
 
@@ -193,7 +195,8 @@ await admin.connect();
 const env = { admin, base: pgEnv.base };
 const rows = [];
 try {
-  for (const s of scenarios) {
+  const only = process.env.BENCH_ONLY?.split(',');
+  for (const s of scenarios.filter((x) => !only || only.includes(x.system))) {
     const reps = [];
     // Interleaving repetitions across systems would be fairer to drift, but a warm-up run per
     // scenario (discarded) already removes the worst of it.
@@ -211,20 +214,23 @@ try {
     rows.push(row);
     console.error(`${s.name} x${s.workers}: ${row.tasksPerSec.toFixed(0)} tasks/s`);
   }
+  printTable(rows);
 } finally {
   await admin.end();
   await pgEnv.server.stop();
   rmSync(pgEnv.databaseDir, { recursive: true, force: true });
 }
 
-const byId = new Map(rows.filter((r) => r.id).map((r) => [r.id, r]));
-console.log(`\nN = ${N} no-op tasks, ${REPS} repetitions (median), ${CONCURRENCY} concurrent handlers per worker process, poll ${POLL_MS} ms, node ${process.version}\n`);
-console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | p50 enqueue→start (ms) | p99 (ms) | duplicates | losses |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
-  const ratio = (id) => {
-    const ref = byId.get(id);
-    return ref ? `${(r.tasksPerSec / ref.tasksPerSec).toFixed(2)}×` : '';
-  };
-  console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} | ${ratio(`graphile-${r.workers}`)} | ${ratio(`graphile-b-${r.workers}`)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.duplicates} | ${r.losses} |`);
+function printTable(rows) {
+  const byId = new Map(rows.filter((r) => r.id).map((r) => [r.id, r]));
+  console.log(`\nN = ${N} no-op tasks, ${REPS} repetitions (median), ${CONCURRENCY} concurrent handlers per worker process, poll ${POLL_MS} ms, node ${process.version}\n`);
+  console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | p50 enqueue→start (ms) | p99 (ms) | duplicates | losses |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ratio = (id) => {
+      const ref = byId.get(id);
+      return ref ? `${(r.tasksPerSec / ref.tasksPerSec).toFixed(2)}×` : '';
+    };
+    console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} | ${ratio(`graphile-${r.workers}`)} | ${ratio(`graphile-b-${r.workers}`)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.duplicates} | ${r.losses} |`);
+  }
 }

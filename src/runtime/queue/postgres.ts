@@ -133,6 +133,10 @@ RETURNING ${columns('t.')}`,
 FROM unnest($1::uuid[], $2::text[]) AS c(id, token)
 WHERE t.id = c.id AND t.lease_token = c.token AND t.status = 'running'
 RETURNING t.id::text AS id`,
+    release: `UPDATE ${t} AS t SET status = 'pending', attempts = t.attempts - 1, next_attempt_at = ${NOW(3)},
+  locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(3)}
+FROM unnest($1::uuid[], $2::text[]) AS c(id, token)
+WHERE t.id = c.id AND t.lease_token = c.token AND t.status = 'running'`,
     fail: `UPDATE ${t} SET
   status = CASE WHEN $4::boolean OR attempts >= max_attempts THEN 'failed' ELSE 'pending' END,
   next_attempt_at = CASE WHEN $4::boolean OR attempts >= max_attempts THEN ${NOW(6)} ELSE ${NOW(6)} + $5 * interval '1 millisecond' END,
@@ -257,6 +261,12 @@ WHERE id = $1::uuid AND status = 'failed'`,
       if (req.tasks.length === 0) return new Set();
       const res = await pool.query(SQL.complete, [req.tasks.map((x) => x.id), req.tasks.map((x) => x.token), d(req.now)]);
       return new Set(res.rows.map((r) => r.id as string));
+    },
+
+    async release(req) {
+      if (req.tasks.length === 0) return 0;
+      const res = await pool.query(SQL.release, [req.tasks.map((x) => x.id), req.tasks.map((x) => x.token), d(req.now)]);
+      return res.rowCount ?? 0;
     },
 
     async fail(req) {

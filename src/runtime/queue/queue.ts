@@ -32,7 +32,7 @@ export interface TaskQueueOptions<H extends TaskHandlers> {
   enqueueOnlyKinds?: readonly string[];
   /** Poll period when nothing wakes the worker. Default 5000 ms (PostgreSQL also wakes on NOTIFY). */
   pollIntervalMs?: number;
-  /** Most tasks taken by one claim. Default 50. */
+  /** Most tasks taken by one claim; they wait in a local buffer for a free slot. Default 50. */
   batchSize?: number;
   /** Most tasks running at once in this process. Default 8. */
   concurrency?: number;
@@ -94,9 +94,12 @@ export interface TaskQueue<H extends TaskHandlers = TaskHandlers> {
    */
   handoff<K extends string>(kind: K, payload: K extends keyof H ? PayloadOf<H[K]> : unknown, options?: HandoffOptions): Handoff;
   start(): void;
-  /** Stops claiming, waits for running handlers up to the timeout, then aborts their signals. */
+  /**
+   * Stops claiming, gives back claimed tasks that had not started, waits for running handlers up
+   * to the timeout, then aborts their signals.
+   */
   stop(options?: { timeoutMs?: number }): Promise<void>;
-  /** Claims one batch of due tasks, runs it to the end and delivers pending alerts; returns how many ran. */
+  /** Claims one batch of due tasks, runs it to the end (`concurrency` at a time) and delivers pending alerts; returns how many ran. */
   runOnce(): Promise<number>;
   stats(): Promise<TaskCounts>;
   getTask(id: string): Promise<Task | undefined>;
@@ -106,11 +109,13 @@ export interface TaskQueue<H extends TaskHandlers = TaskHandlers> {
   purgeCompleted(options: { olderThanMs: number }): Promise<number>;
 }
 
+/** A task this worker holds a lease on: waiting in the local buffer, or running. */
 interface InFlight {
   id: string;
   token: string;
   controller: AbortController;
   done: Promise<void>;
+  settle: () => void;
 }
 
 function defaultOnError(error: unknown, where: string): void {
@@ -201,6 +206,10 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
   let unsubscribe: (() => Promise<void>) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   const inflight = new Map<string, InFlight>();
+  const buffer: ClaimedTask[] = [];
+  let active = 0;
+  // Refill the local buffer before it runs dry, so the next claim overlaps the running tasks.
+  const lowWater = Math.min(concurrency, batchSize);
   let wakeResolve: (() => void) | undefined;
   let wakePending = false;
   let backlog = false;
@@ -318,18 +327,32 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     }
   }
 
-  function launch(task: ClaimedTask): InFlight {
-    const controller = new AbortController();
-    const entry: InFlight = { id: task.id, token: task.leaseToken, controller, done: Promise.resolve() };
+  function hold(task: ClaimedTask): InFlight {
+    let settle!: () => void;
+    const done = new Promise<void>((r) => (settle = r));
+    const entry: InFlight = { id: task.id, token: task.leaseToken, controller: new AbortController(), done, settle };
     inflight.set(task.id, entry);
-    entry.done = execute(task, controller)
-      .catch((error: unknown) => safeOnError(error, `task ${task.id} (${task.kind})`))
-      .finally(() => {
-        if (inflight.get(task.id) === entry) inflight.delete(task.id);
-        if (backlog || alertsWanted) wake();
-      });
+    buffer.push(task);
     ensureHeartbeat();
     return entry;
+  }
+
+  function pump(): void {
+    while (active < concurrency && buffer.length > 0) {
+      const task = buffer.shift() as ClaimedTask;
+      const entry = inflight.get(task.id);
+      if (!entry) continue;
+      active++;
+      execute(task, entry.controller)
+        .catch((error: unknown) => safeOnError(error, `task ${task.id} (${task.kind})`))
+        .finally(() => {
+          active--;
+          if (inflight.get(task.id) === entry) inflight.delete(task.id);
+          entry.settle();
+          pump();
+          if ((backlog && buffer.length < lowWater) || alertsWanted) wake();
+        });
+    }
   }
 
   function ensureHeartbeat() {
@@ -356,7 +379,24 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     await migrate();
     const tasks = await store.claim({ workerId, kinds, limit, leaseMs, token: randomUUID(), now: now() });
     backlog = tasks.length === limit;
-    return tasks.map(launch);
+    const entries = tasks.map(hold);
+    pump();
+    return entries;
+  }
+
+  /** Gives back claimed tasks that never started, so they need not wait for their lease. */
+  async function releaseBuffered(): Promise<void> {
+    const unstarted = buffer.splice(0);
+    if (unstarted.length === 0) return;
+    try {
+      await store.release({ tasks: unstarted.map((t) => ({ id: t.id, token: t.leaseToken })), now: now() });
+    } catch (error) {
+      safeOnError(error, 'releasing unstarted tasks (they come back when their lease expires)');
+    }
+    for (const t of unstarted) {
+      inflight.get(t.id)?.settle();
+      inflight.delete(t.id);
+    }
   }
 
   async function sweepAlerts(): Promise<void> {
@@ -389,8 +429,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
           await migrate();
           unsubscribe = await store.subscribe(wake, (error) => safeOnError(error, 'LISTEN connection'));
         }
-        const free = concurrency - inflight.size;
-        if (free > 0) await claimBatch(Math.min(batchSize, free));
+        if (buffer.length < lowWater) await claimBatch(batchSize - buffer.length);
         if (onFailed && (alertsWanted || Date.now() - lastAlertSweep >= pollIntervalMs)) await sweepAlerts();
         errorDelay = 0;
       } catch (error) {
@@ -401,7 +440,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
         continue;
       }
       if (!running) break;
-      if (backlog && inflight.size < concurrency) {
+      if (backlog && buffer.length < lowWater) {
         // Let several finished tasks free their slots before the next claim.
         await new Promise((r) => setImmediate(r));
         continue;
@@ -461,6 +500,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
       const unsub = unsubscribe;
       unsubscribe = undefined;
       await unsub?.().catch((error: unknown) => safeOnError(error, 'UNLISTEN'));
+      await releaseBuffered();
       const pending = [...inflight.values()];
       if (pending.length > 0) {
         let timer: NodeJS.Timeout | undefined;
@@ -481,10 +521,9 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     },
 
     async runOnce() {
-      const free = Math.max(0, concurrency - inflight.size);
-      const started = free > 0 ? await claimBatch(Math.min(batchSize, free)) : [];
+      const started = await claimBatch(batchSize);
       await Promise.all(started.map((e) => e.done));
-      if (started.length === 0 || alertsWanted || onFailed) await sweepAlerts();
+      await sweepAlerts();
       if (inflight.size === 0 && heartbeat && !running) {
         clearInterval(heartbeat);
         heartbeat = undefined;

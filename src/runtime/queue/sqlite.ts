@@ -366,6 +366,13 @@ WHERE id = ? AND lease_token = ? AND status = 'running'`);
     for (const x of tasks) if (up.run(at, x.id, x.token).changes === 1) done.add(x.id);
     return done;
   });
+  const releaseTx = db.transaction((tasks: readonly { id: string; token: string }[], at: number) => {
+    const up = st(`UPDATE ${t} SET status = 'pending', attempts = attempts - 1, next_attempt_at = ?, locked_at = NULL, locked_by = NULL,
+  lease_token = NULL, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'running'`);
+    let n = 0;
+    for (const x of tasks) n += up.run(at, at, x.id, x.token).changes;
+    return n;
+  });
   const extendTx = db.transaction((leases: readonly { id: string; token: string }[], at: number, lease: number) => {
     const up = st(`UPDATE ${t} SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'running'`);
     const kept = new Set<string>();
@@ -395,6 +402,9 @@ WHERE id = ? AND lease_token = ? AND status = 'running'`);
     },
 
     async enqueue(rows, ctx) {
+      if (ctx.client !== undefined) {
+        throw new TaskQueueError('INVALID_OPTION', 'enqueue({ client }) is for postgresStore; with SQLite the task is written through the store\'s own connection');
+      }
       if (rows.length === 0) return [];
       return enqueueTx.immediate(rows, now(ctx.now));
     },
@@ -407,6 +417,11 @@ WHERE id = ? AND lease_token = ? AND status = 'running'`);
     async complete(req) {
       if (req.tasks.length === 0) return new Set();
       return completeTx.immediate(req.tasks, now(req.now));
+    },
+
+    async release(req) {
+      if (req.tasks.length === 0) return 0;
+      return releaseTx.immediate(req.tasks, now(req.now));
     },
 
     async fail(req) {

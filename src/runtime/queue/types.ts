@@ -67,6 +67,8 @@ export interface TaskStore {
   claim(req: { workerId: string; kinds: readonly string[]; limit: number; leaseMs: number; token: string; now: StoreNow }): Promise<ClaimedTask[]>;
   /** Completes the tasks whose lease token still matches; returns their ids. */
   complete(req: { tasks: readonly { id: string; token: string }[]; now: StoreNow }): Promise<Set<string>>;
+  /** Puts claimed tasks that never started back to pending, undoing the claim's attempt count. */
+  release(req: { tasks: readonly { id: string; token: string }[]; now: StoreNow }): Promise<number>;
   /** Returns the new status, or null when the lease was lost (someone else owns the task now). */
   fail(req: { id: string; token: string; error: string; delayMs: number; terminal: boolean; now: StoreNow }): Promise<'pending' | 'failed' | null>;
   /** Extends the leases still held; returns the ids whose lease was extended. */

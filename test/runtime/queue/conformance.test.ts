@@ -294,7 +294,7 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
     expect(alerts).toHaveLength(1);
   });
 
-  it('stops gracefully: in-flight work finishes, nothing new is claimed', async () => {
+  it('stops gracefully: in-flight work finishes, unstarted claims go back, nothing new is claimed', async () => {
     const h = await fx.make();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -303,6 +303,8 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
     const done: number[] = [];
     const q = queue(h, {
       pollIntervalMs: 20,
+      concurrency: 1,
+      batchSize: 5,
       handlers: {
         slow: async (p: { n: number }) => {
           started();
@@ -311,16 +313,19 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
         },
       },
     });
-    await q.enqueue('slow', { n: 1 });
+    await q.enqueueMany([1, 2, 3].map((n) => ({ kind: 'slow', payload: { n } })));
     q.start();
-    await startedP;
+    await startedP; // task 1 runs; 2 and 3 were claimed with it and wait in the local buffer
+    expect(await q.stats()).toMatchObject({ running: 3 });
     const stopping = q.stop();
-    await q.enqueue('slow', { n: 2 });
+    await q.enqueue('slow', { n: 4 });
     await new Promise((r) => setTimeout(r, 100));
     release();
     await stopping;
     expect(done).toEqual([1]);
-    expect(await q.stats()).toMatchObject({ completed: 1, pending: 1, running: 0 });
+    expect(await q.stats()).toMatchObject({ completed: 1, pending: 3, running: 0 });
+    const pending = (await h.sql("SELECT attempts FROM safe_retry_tasks WHERE status = 'pending'"));
+    expect(pending.map((r: { attempts: number }) => r.attempts)).toEqual([0, 0, 0]);
   });
 
   it('aborts the signal of a handler still running when stop() times out, leaving it to the lease', async () => {
