@@ -399,7 +399,9 @@ class Policy implements RetryPolicy {
         return this.#giveUp(kind, 'attempts', attempt, failure, key, handoff);
       }
 
-      let delay = this.#backoff.delay(attempt, previousDelay);
+      // Whole milliseconds, at least 1: that is what a Node timer actually waits, so the deadline
+      // check below judges the real sleep rather than a fraction the timer would round up.
+      let delay = Math.max(1, Math.ceil(this.#backoff.delay(attempt, previousDelay)));
       previousDelay = delay;
       let lateReason: GiveUpReason = 'deadline';
       const retryAfter = retryAfterMsOf(failure.value, Date.now());
