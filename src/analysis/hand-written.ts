@@ -1559,6 +1559,9 @@ class Detector {
     } else if (refParent?.type === T.CallExpression && refParent.arguments[0] === ref && methodName(refParent) === 'then') {
       call = refParent;
       args = [];
+      const callee = unwrap(refParent.callee) as TSESTree.MemberExpression;
+      const s = this.sleepOf(callee.object);
+      if (s) sleeps.push(s);
     } else return undefined;
     if (args.some((a) => a.type === T.SpreadElement)) return undefined;
     if (!this.passesInputsOn(fn, args)) return undefined;
