@@ -1,8 +1,11 @@
 /** Validates rdjson output against reviewdog's published schema and a strict copy of it. */
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv-draft-04';
+import AjvModule from 'ajv-draft-04';
 
 type Schema = Record<string, unknown>;
+
+// A CommonJS module: under NodeNext the default import is its exports object, the class is `.default`.
+const Ajv = AjvModule.default;
 
 const published = JSON.parse(readFileSync(new URL('../fixtures/rdjson/DiagnosticResult.json', import.meta.url), 'utf8')) as Schema;
 
