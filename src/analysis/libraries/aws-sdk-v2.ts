@@ -8,7 +8,7 @@ import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
-import { optionsArgument, written } from './sdk-shared.js';
+import { implicitWhen, optionsArgument, writesNone, written } from './sdk-shared.js';
 
 /** `defaultRetryCount` of `AWS.Service`; DynamoDB overrides it with 10 and its delay base with 50 ms. */
 const DEFAULT_RETRIES = 3;
@@ -91,6 +91,7 @@ export const awsSdkV2: LibraryDescriptor = {
         jitter: hasCustom ? { value: UNKNOWN, node: custom.property } : { value: true },
         errorFilter: LIBRARY_FILTER,
         attemptTimeoutMs: timeout.node ? (timeout.value === 0 ? { value: undefined, node: timeout.node } : timeout) : NO_TIMEOUT,
+        ...implicitWhen(writesNone(view, ['maxRetries', 'retryDelayOptions'])),
         clientLevel: true,
         operation: call,
         options: optionsTarget(view, call, 0),

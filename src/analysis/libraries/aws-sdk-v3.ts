@@ -7,7 +7,7 @@ import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticFunction, unwrap, type Maybe } from '../static-value.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, customFilter, optionsTarget, orUnknown, site } from './shared.js';
-import { numberOrProvider, optionsArgument } from './sdk-shared.js';
+import { implicitWhen, numberOrProvider, optionsArgument, writesNone } from './sdk-shared.js';
 
 /** `DEFAULT_MAX_ATTEMPTS`, `DEFAULT_RETRY_DELAY_BASE`, `MAXIMUM_RETRY_DELAY` in smithy's util-retry. */
 const DEFAULT_MAX_ATTEMPTS = 3;
@@ -84,6 +84,7 @@ export const awsSdkV3: LibraryDescriptor = {
         reportNode: use.expression,
         ...read,
         attemptTimeoutMs: requestTimeout(view, ctx),
+        ...implicitWhen(writesNone(view, ['maxAttempts', 'retryStrategy', 'retryMode'])),
         clientLevel: true,
         operation: call,
       }));

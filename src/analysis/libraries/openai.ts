@@ -5,7 +5,7 @@ import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
-import { optionsArgument, requestOptionCalls } from './sdk-shared.js';
+import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from './sdk-shared.js';
 
 /**
  * The Stainless-generated SDK client: `new OpenAI({ maxRetries, timeout })`, overridable per
@@ -30,6 +30,7 @@ function stainlessClient(id: string, modules: string[], classes: string[]): Libr
           node: call,
           reportNode: use.expression,
           ...readOptions(view),
+          ...implicitWhen(writesNone(view, ['maxRetries'])),
           clientLevel: true,
           operation: call,
           options: optionsTarget(view, call, 0),

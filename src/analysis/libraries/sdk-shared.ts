@@ -205,3 +205,16 @@ export function optionsArgument(call: TSESTree.CallExpression | TSESTree.NewExpr
   const spread = call.arguments.slice(0, i + 1).find((a) => a.type === T.SpreadElement);
   return ctx.options(spread ?? argument(call, i));
 }
+
+/**
+ * Marks a site that exists only because the library retries by default (`new S3Client({})`,
+ * `new Stripe(key)`): no retry configuration was written. Spread into `site({...})`.
+ */
+export function implicitWhen(noRetryOptionWritten: boolean): { implicit?: boolean } {
+  return noRetryOptionWritten ? { implicit: true } : {};
+}
+
+/** True when the options are known and none of `keys` is (or may be) written. */
+export function writesNone(view: OptionsView, keys: readonly string[]): boolean {
+  return view.state !== 'unknown' && keys.every((k) => !written(view, k));
+}

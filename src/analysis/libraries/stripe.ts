@@ -6,7 +6,7 @@ import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
-import { optionsArgument, requestOptionCalls } from './sdk-shared.js';
+import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from './sdk-shared.js';
 
 /** `getDefaultMaxNetworkRetries()` on the Node/web platform since v18 (the README still says 1). */
 const DEFAULT_RETRIES = 2;
@@ -36,6 +36,7 @@ export const stripe: LibraryDescriptor = {
         node: call,
         reportNode: use.expression,
         ...readStripeOptions(view),
+        ...implicitWhen(writesNone(view, ['maxNetworkRetries'])),
         clientLevel: true,
         operation: call,
         options: optionsTarget(view, call, 1),

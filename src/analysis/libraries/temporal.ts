@@ -5,7 +5,7 @@ import type { OptionsView } from '../options.js';
 import { customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
 import { NO_FILTER, optionsTarget, site } from './shared.js';
-import { durationMs, optionsArgument, written } from './sdk-shared.js';
+import { durationMs, implicitWhen, optionsArgument, writesNone, written } from './sdk-shared.js';
 
 const DEFAULT_INITIAL_MS = 1000;
 const DEFAULT_COEFFICIENT = 2;
@@ -75,6 +75,8 @@ export const temporal: LibraryDescriptor = {
         errorFilter,
         deadlineMs: duration(view, 'scheduleToCloseTimeout'),
         attemptTimeoutMs: duration(view, 'startToCloseTimeout'),
+        // Activities retry by default; without a written `retry` the policy is the server's.
+        ...implicitWhen(writesNone(view, ['retry'])),
         clientLevel: true,
         operation: call,
         options: inRetry ? { object: retry.object } : optionsTarget(view, call, 0),

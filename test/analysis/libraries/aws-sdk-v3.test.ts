@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
-import { suggestions } from './suggest.js';
+import { rawSites, suggestions } from './suggest.js';
 
 describe('aws-sdk-v3 descriptor', () => {
   it('reads a default client: 3 attempts, full-jitter exponential from 100 ms capped at 20 s (fine)', () => {
@@ -121,6 +121,15 @@ describe('aws-sdk-v3 descriptor', () => {
       new S3Client(clientConfig);
     `);
     expect(sites.map((s) => s.attempts)).toEqual(['unknown', 'unknown']);
+  });
+
+  it('marks a client with no retry option written as implicit (the SDK retries on its own)', () => {
+    const { sites } = rawSites(`
+      import { S3Client } from '@aws-sdk/client-s3';
+      new S3Client({ region });
+      new S3Client({ region, maxAttempts: 2 });
+    `);
+    expect(sites.map((s) => (s as { implicit?: boolean }).implicit ?? false)).toEqual([true, false]);
   });
 
   it('ignores classes not from @aws-sdk/client-*', () => {

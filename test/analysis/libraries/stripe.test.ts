@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
-import { suggestions } from './suggest.js';
+import { rawSites, suggestions } from './suggest.js';
 
 describe('stripe descriptor', () => {
   it('reads the code default of 2 retries (v18+; the README says 1): 3 calls, 0.5 s doubling, capped at 5 s (fine)', () => {
@@ -56,6 +56,15 @@ describe('stripe descriptor', () => {
     expect(sites).toHaveLength(2);
     expect(sites[1]).toMatchObject({ label: 'this.stripe.paymentIntents.create()', attempts: 8, clientLevel: false, attemptsAt: 'maxNetworkRetries: 7' });
     expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxNetworkRetries: 7' }));
+  });
+
+  it('marks a client without maxNetworkRetries as implicit; a per-request option is explicit', () => {
+    const { sites } = rawSites(`
+      import Stripe from 'stripe';
+      const stripe = new Stripe(key);
+      stripe.charges.create({ amount }, { maxNetworkRetries: 1 });
+    `);
+    expect(sites.map((s) => (s as { implicit?: boolean }).implicit ?? false)).toEqual([true, false]);
   });
 
   it('treats the legacy string API-version argument as no options', () => {
