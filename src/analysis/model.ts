@@ -59,6 +59,8 @@ export interface OptionEdit {
 
 /** How to write a setting in the library's own terms; used by suggestions. */
 export interface SiteFixes {
+  /** Restrict a client-level retry to idempotent requests (axios-retry's `isIdempotentRequestError`). */
+  idempotentOnly?(): OptionEdit[] | undefined;
   attempts?(total: number): OptionEdit[] | undefined;
   exponential?(): OptionEdit[] | undefined;
   jitter?(): OptionEdit[] | undefined;
@@ -87,6 +89,12 @@ export interface RetrySite {
   readonly attemptTimeoutMs: Setting<number | undefined>;
   /** The function it repeats, or the client/instance it configures. */
   readonly operation?: Node | undefined;
+  /**
+   * True when the code wrote no retry configuration and the site exists only because the library
+   * retries by default (a plain `got(url)`, `new S3Client({})`): judged for what it does, but not
+   * asked to be composed with a breaker.
+   */
+  readonly implicit?: boolean | undefined;
   /** True when the retry is a client's configuration and applies to every call through it. */
   readonly clientLevel: boolean;
   /** The options object literal that suggestions may edit, and where to add one if absent. */

@@ -95,8 +95,10 @@ export interface Finding {
   text: string;
 }
 
-/** Lints a snippet with every rule of the plugin (`all` preset) and returns the findings. */
+/** Lints a snippet with the plugin (recommended preset unless `rules` is given) and returns the findings. */
 export function lint(code: string, opts: { js?: boolean; filename?: string; rules?: Record<string, unknown> } = {}): Finding[] {
+  // The recommended preset: what a team gets by default (require-circuit-breaker is strict-only).
+  const rules = opts.rules ?? plugin.configs.recommended.rules;
   const linter = new Linter({ configType: 'flat' });
   const messages = linter.verify(code, [
     {
@@ -105,7 +107,7 @@ export function lint(code: string, opts: { js?: boolean; filename?: string; rule
       languageOptions: opts.js
         ? { ecmaVersion: 'latest', sourceType: 'module' }
         : { parser: tsParser as never, ecmaVersion: 'latest', sourceType: 'module' },
-      rules: (opts.rules ?? plugin.configs.all.rules) as never,
+      rules: rules as never,
     },
   ], opts.filename ?? (opts.js ? 'file.js' : 'file.ts'));
   const lines = code.split('\n');

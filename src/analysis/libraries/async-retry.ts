@@ -12,6 +12,7 @@ import { NODE_RETRY_DEFAULTS, NO_FILTER, customFilter, optionsTarget, readNodeRe
 export const asyncRetry: LibraryDescriptor = {
   id: 'async-retry',
   modules: ['async-retry'],
+  attemptParameter: { index: 1 },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -49,6 +49,7 @@ export const axiosRetry: LibraryDescriptor = {
         delay: delay.schedule,
         jitter: delay.jitter,
         errorFilter: readCondition(view.get('retryCondition'), ctx),
+        retriesWrites: writesRetriedBy(view.get('retryCondition'), ctx),
         ...timeouts,
         clientLevel: true,
         operation: instance,
@@ -64,6 +65,7 @@ function fixes(name: string | undefined): SiteFixes {
   // The helpers hang off the default export, so the local name of the call reaches them.
   const exponential = name ? () => [{ path: ['retryDelay'], text: `${name}.exponentialDelay` }] : undefined;
   return {
+    ...(name ? { idempotentOnly: () => [{ path: ['retryCondition'], text: `${name}.isIdempotentRequestError` }] } : {}),
     attempts: (total) => [{ path: ['retries'], text: String(Math.max(0, total - 1)) }],
     ...(exponential ? { exponential, jitter: exponential } : {}),
   };
@@ -136,6 +138,22 @@ function readCondition(option: OptionValue, ctx: AnalysisContext): ErrorFilter {
   const fn = functionOf(option.valueNode, ctx);
   if (fn && alwaysTrue(fn, ctx)) return { kind: 'none', clientErrors: [], retriesEverything: node, node };
   return { kind: 'custom', clientErrors: fn ? predicateClientErrors(fn, ctx, {}) : [], node };
+}
+
+/** Conditions that only ever retry idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE). */
+const IDEMPOTENT_ONLY = new Set(['isIdempotentRequestError', 'isSafeRequestError']);
+
+/**
+ * Whether writes are re-sent. The default `isNetworkOrIdempotentRequestError` retries network errors
+ * (ECONNRESET after the server committed) on ANY method, POST included.
+ */
+function writesRetriedBy(option: OptionValue, ctx: AnalysisContext): Setting<boolean> {
+  if (!option.property && option.value === undefined) return { value: true };
+  if (isExport(option.valueNode, ctx, IDEMPOTENT_ONLY)) return { value: false, node: option.property };
+  if (isExport(option.valueNode, ctx, BUILT_IN_CONDITIONS)) return { value: true, node: option.property };
+  const fn = functionOf(option.valueNode, ctx);
+  if (fn && alwaysTrue(fn, ctx)) return { value: true, node: option.property };
+  return { value: UNKNOWN, node: option.property };
 }
 
 /**

@@ -93,6 +93,8 @@ function readSite(ctx: AnalysisContext, layers: Layers, spec: Spec): RetrySite {
   }
   const delay = readDelay(layers, ctx);
   return site({
+    // This library re-sends every method, POST and PATCH included.
+    retriesWrites: { value: true },
     library: MODULE,
     ...spec,
     attempts,

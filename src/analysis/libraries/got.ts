@@ -7,7 +7,7 @@ import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, 
 import { UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticObject, unwrap, type Maybe } from '../static-value.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
-import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, referencesOf, statusListFilter, optionsArgument } from './http-shared.js';
+import { writesRetried, Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, referencesOf, statusListFilter, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 
 const MODULE = 'got';
@@ -157,6 +157,7 @@ function readSite(ctx: AnalysisContext, spec: Spec): RetrySite {
     errorFilter,
     attemptTimeoutMs: readTimeout(spec.layers),
     clientLevel: spec.clientLevel,
+    retriesWrites: overridden ? { value: UNKNOWN, node: calculate.property } : writesRetried(methods, RETRIED_METHODS),
     operation: spec.operation,
     options: spec.options,
     fixes: gotFixes(shorthand, custom),

@@ -292,3 +292,20 @@ export function optionsArgument(call: TSESTree.CallExpression | TSESTree.NewExpr
   }
   return call.arguments[i];
 }
+
+const WRITE_METHODS = new Set(['POST', 'PATCH']);
+
+/**
+ * Whether a client's method list lets it re-send writes (POST, PATCH), pointing at the list entry
+ * that does: the place a person edits. Absent means the library's default list.
+ */
+export function writesRetried(methods: OptionValue, defaults: readonly string[]): Setting<boolean> {
+  if (!methods.property && methods.value === undefined) return { value: defaults.some((m) => WRITE_METHODS.has(m)) };
+  if (!Array.isArray(methods.value)) return { value: UNKNOWN, node: methods.property };
+  const list = methods.value as StaticValue[];
+  const index = list.findIndex((m) => typeof m === 'string' && WRITE_METHODS.has(m.toUpperCase()));
+  if (index < 0) return { value: list.every((m) => typeof m === 'string') ? false : UNKNOWN, node: methods.property };
+  const array = methods.valueNode && unwrap(methods.valueNode);
+  const element = array?.type === T.ArrayExpression ? array.elements[index] : undefined;
+  return { value: true, node: element ?? methods.property };
+}

@@ -6,7 +6,7 @@ import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, 
 import { UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticFunction, isStaticObject, type Maybe } from '../static-value.js';
 import { readDelayFunction } from './delay-function.js';
-import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, predicateClientErrors, referencesOf, statusListFilter, optionsArgument } from './http-shared.js';
+import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, predicateClientErrors, referencesOf, statusListFilter, optionsArgument , writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 
 const MODULE = 'ky';
@@ -112,8 +112,10 @@ function readSite(ctx: AnalysisContext, spec: Spec): RetrySite {
     attempts = { value: 1, node: methods.property };
   }
 
+  const retriesWrites: Setting<boolean> = unknownRetry ? { value: UNKNOWN, node: retryOption.property } : writesRetried(methods, RETRIED_METHODS);
   const delay = unknownRetry ? { schedule: UNKNOWN_SCHEDULE, jitter: { value: UNKNOWN } as Setting<boolean> } : readDelay(retry, ctx);
   return site({
+    retriesWrites,
     library: MODULE,
     label: spec.label,
     node: spec.node,

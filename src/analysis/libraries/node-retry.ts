@@ -13,6 +13,7 @@ import { NODE_RETRY_DEFAULTS, customFilter, optionsTarget, readNodeRetryOptions,
 export const nodeRetry: LibraryDescriptor = {
   id: 'retry',
   modules: ['retry'],
+  attemptParameter: { index: 0 },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

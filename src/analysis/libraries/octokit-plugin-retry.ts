@@ -80,6 +80,8 @@ function readSite(view: OptionsView, spec: { node: Node; reportNode: Node; opera
     ? { ...NO_DELAY, node: base.node }
     : customSchedule('polynomial', (n) => (isKnown(baseMs) ? n * n * baseMs : UNKNOWN), { initialMs: baseMs, maxMs: Infinity, node: base.node });
   return site({
+    // This library re-sends every method, POST and PATCH included.
+    retriesWrites: { value: true },
     library: MODULE,
     label: 'Octokit.plugin(retry)',
     node: spec.node,

@@ -8,6 +8,7 @@ import { NODE_RETRY_DEFAULTS, NO_FILTER, customFilter, optionsTarget, readNodeRe
 export const pRetry: LibraryDescriptor = {
   id: 'p-retry',
   modules: ['p-retry'],
+  attemptParameter: { index: 0 },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -12,6 +12,7 @@ import { NODE_RETRY_DEFAULTS, customFilter, optionsTarget, readNodeRetryOptions,
 export const promiseRetry: LibraryDescriptor = {
   id: 'promise-retry',
   modules: ['promise-retry'],
+  attemptParameter: { index: 1 },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

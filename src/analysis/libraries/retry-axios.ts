@@ -6,7 +6,7 @@ import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, Node, RetrySite,
 import type { OptionsView } from '../options.js';
 import { NO_DELAY, customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, findVariable, isKnown, staticPropertyName, unwrap, type Maybe } from '../static-value.js';
-import { clientErrorRange, predicateClientErrors } from './http-shared.js';
+import { clientErrorRange, predicateClientErrors, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, orUnknown, site } from './shared.js';
 
 const MODULE = 'retry-axios';
@@ -148,6 +148,7 @@ function buildSite(ctx: AnalysisContext, spec: SiteSpec): RetrySite {
   return site({
     library: MODULE,
     label: spec.label,
+    retriesWrites: writesRetried(view.get('httpMethodsToRetry'), ['GET', 'HEAD', 'PUT', 'OPTIONS', 'DELETE']),
     node: spec.node,
     reportNode: spec.reportNode,
     attempts: totalAttempts(view.number('retry', 3), 'retries'),

@@ -14,6 +14,7 @@ import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 export const safeRetryRuntime: LibraryDescriptor = {
   id: 'safe-retry-runtime',
   modules: ['eslint-plugin-safe-retry/runtime'],
+  attemptParameter: { index: 0, property: 'attempt' },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

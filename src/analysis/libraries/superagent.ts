@@ -86,6 +86,8 @@ function siteOfChain(chain: readonly Link[], agentRoot: boolean, ctx: AnalysisCo
   if (!retry) return undefined;
   const member = retry.callee as TSESTree.MemberExpression;
   return site({
+    // This library re-sends every method, POST and PATCH included.
+    retriesWrites: { value: true },
     library: MODULE,
     label: '.retry()',
     node: retry,

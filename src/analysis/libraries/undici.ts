@@ -6,7 +6,7 @@ import type { ErrorFilter, Node, OptionEdit, RetrySite, SiteFixes } from '../mod
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, unwrap } from '../static-value.js';
-import { statusListFilter, optionsArgument } from './http-shared.js';
+import { statusListFilter, optionsArgument, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 
 const MODULE = 'undici';
@@ -110,6 +110,7 @@ function readSite(view: OptionsView, prefix: readonly string[], spec: Spec, ctx:
     delay,
     jitter: { value: replaced ? UNKNOWN : false, node: replaced ? custom.property : undefined },
     errorFilter,
+    retriesWrites: replaced ? { value: UNKNOWN, node: custom.property } : writesRetried(view.get('methods'), ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE', 'QUERY']),
     fixes,
   });
 }

@@ -1,0 +1,52 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { getRetryModel } from '../analysis/index.js';
+import { createRule } from '../util/create-rule.js';
+
+type Options = [];
+type MessageIds = 'nestedRetry';
+
+export default createRule<Options, MessageIds>({
+  name: 'no-nested-retry',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow retrying an operation that already retries on its own',
+      recommended: 'recommended',
+      guideRules: ['R-RES-RE-3'],
+    },
+    schema: [],
+    messages: {
+      nestedRetry:
+        '{{outer}} retries {{inner}}, which already makes up to {{innerAttempts}} calls: {{outerAttempts}} x {{innerAttempts}} = {{total}} calls to the dependency per user action (R-RES-RE-3). Retry in one layer only: configure the inner one, or drop the outer one.',
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    return {
+      'Program:exit'() {
+        const model = getRetryModel(context);
+        const reported = new Set<TSESTree.Node>();
+        for (const site of model.sites) {
+          const outer = site.attempts.value;
+          if (typeof outer !== 'number' || outer <= 1) continue;
+          for (const nested of model.operations.facts(site).nested) {
+            if (reported.has(nested.node)) continue;
+            reported.add(nested.node);
+            const total = outer === Infinity || nested.attempts === Infinity ? 'unbounded' : String(outer * nested.attempts);
+            context.report({
+              node: nested.node,
+              messageId: 'nestedRetry',
+              data: {
+                outer: site.label,
+                inner: nested.label,
+                outerAttempts: outer === Infinity ? 'unbounded' : outer,
+                innerAttempts: nested.attempts === Infinity ? 'unbounded' : nested.attempts,
+                total,
+              },
+            });
+          }
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,109 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { getRetryModel } from '../analysis/index.js';
+import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
+import { isFunctionNode } from '../analysis/library.js';
+import type { RetrySite } from '../analysis/model.js';
+import type { Operation } from '../analysis/operations.js';
+import { createRule } from '../util/create-rule.js';
+
+type Options = [{ allowIdempotentMethods?: boolean }];
+type MessageIds = 'unsafeWrite' | 'unsafeAutoKey' | 'unsafeClientWrites' | 'callOnce' | 'idempotentOnly';
+
+export default createRule<Options, MessageIds>({
+  name: 'no-unsafe-write-retry',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow retrying a write that carries no idempotency key',
+      recommended: 'recommended',
+      strictOptions: [{ allowIdempotentMethods: false }],
+      guideRules: ['R-RES-RE-1', 'R-RES-RE-X1'],
+    },
+    hasSuggestions: true,
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          allowIdempotentMethods: {
+            type: 'boolean',
+            description: 'Treat PUT and DELETE (idempotent by HTTP semantics) as safe to retry without a key.',
+          },
+        },
+      },
+    ],
+    messages: {
+      unsafeWrite:
+        '{{site}} repeats {{operation}}, a write without an idempotency key: if a response is lost, the retry performs it again (R-RES-RE-1, R-RES-RE-X1). Send a key created once per user action, or do not retry.',
+      unsafeAutoKey:
+        '{{site}} repeats {{operation}}, whose SDK makes a new idempotency key on every call, so each retry is a new operation (R-RES-RE-1, R-RES-RE-X1). Pass a key created once per user action, or do not retry.',
+      unsafeClientWrites:
+        '{{site}} also re-sends writes such as {{operation}} ({{count}} in this file) that carry no idempotency key (R-RES-RE-1, R-RES-RE-X1). Retry idempotent requests only, or send a key created once per user action.',
+      callOnce: 'Call {{operation}} once, without the retry.',
+      idempotentOnly: 'Retry idempotent requests only ({{edit}}).',
+    },
+  },
+  defaultOptions: [{ allowIdempotentMethods: true }],
+  create(context, [{ allowIdempotentMethods = true }]) {
+    const isWrite = (op: Operation) => op.kind === 'write' || (!allowIdempotentMethods && op.kind === 'idempotent-write');
+    return {
+      'Program:exit'() {
+        const model = getRetryModel(context);
+        const reported = new Set<TSESTree.Node>();
+        for (const site of model.sites) {
+          if (site.kind === 'durable' || site.attempts.value === 1) continue;
+          const facts = model.operations.facts(site);
+          for (const group of facts.groups) {
+            if (group.engineKey) continue; // the engine hands one key to every attempt
+            const unkeyed = group.operations.filter((op) => isWrite(op) && !op.key);
+            if (unkeyed.length === 0) continue;
+            if (!group.scope) {
+              reportClient(site, unkeyed);
+              continue;
+            }
+            for (const op of unkeyed) {
+              if (reported.has(op.node)) continue;
+              reported.add(op.node);
+              const once = callOnceFix(site, context.sourceCode);
+              context.report({
+                node: op.node,
+                messageId: op.autoKey ? 'unsafeAutoKey' : 'unsafeWrite',
+                data: { site: site.label, operation: op.label },
+                suggest: once ? [{ messageId: 'callOnce', data: { operation: op.label }, fix: once }] : [],
+              });
+            }
+          }
+        }
+      },
+    };
+
+    function reportClient(site: RetrySite, unkeyed: readonly Operation[]) {
+      // Only a client that re-sends writes repeats them; got and ky do not by default.
+      if (site.retriesWrites?.value !== true) return;
+      const edits = site.fixes?.idempotentOnly?.();
+      const fix = optionEditsFix(site, edits, context.sourceCode);
+      context.report({
+        node: site.retriesWrites.node ?? site.reportNode,
+        messageId: 'unsafeClientWrites',
+        data: { site: site.label, operation: unkeyed[0]!.label, count: unkeyed.length },
+        suggest: fix && edits ? [{ messageId: 'idempotentOnly', data: { edit: describeEdits(edits) }, fix }] : [],
+      });
+    }
+  },
+});
+
+/**
+ * `pRetry(() => charge(order), opts)` becomes `charge(order)`: offered only when the retried
+ * function is an inline arrow with an expression body and no parameters, so nothing else changes.
+ */
+function callOnceFix(site: RetrySite, sourceCode: Readonly<TSESLint.SourceCode>): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
+  const call = site.node;
+  const fn = site.operation;
+  if (call.type !== T.CallExpression || !fn || !isFunctionNode(fn) || fn.type !== T.ArrowFunctionExpression) return undefined;
+  if (!call.arguments.includes(fn as TSESTree.CallExpressionArgument) || fn.params.length > 0 || fn.body.type === T.BlockStatement) return undefined;
+  const body = sourceCode.getText(fn.body);
+  const simple = [T.CallExpression, T.AwaitExpression, T.MemberExpression, T.Identifier].includes(fn.body.type as never);
+  const text = simple ? body : `(${body})`;
+  return (fixer) => fixer.replaceText(call, fn.async || fn.body.type === T.CallExpression ? text : `Promise.resolve(${body})`);
+}
