@@ -1670,6 +1670,8 @@ class Detector {
     if (unwrap(operation) === call) return undefined;
 
     const region = this.recursionRegion(fn, args, variable, roots, errVar);
+    // `parsers[index]` with `index` moving on: failing over to the next input, not retrying.
+    if (this.readsCounterIndex(operation, region)) return undefined;
     // The retry must follow a failure: not on a 2xx response, not on a null error.
     const filters = constraints.filter((c) => this.isFilterCond(c.test, region));
     if (failure === 'response') {
@@ -1682,6 +1684,19 @@ class Detector {
     const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps, opPos: -Infinity };
     const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
     return this.buildSite(shape, { node: fn, reportNode, label: `recursive ${name}()` });
+  }
+
+  private readsCounterIndex(operation: Node, region: Region): boolean {
+    let hit = false;
+    walkExpression(operation, (n) => {
+      if (hit || n.type !== T.MemberExpression || !n.computed) return;
+      walkExpression(n.property, (x) => {
+        if (x.type !== T.Identifier) return;
+        const vm = region.vars.get(this.a.variableOf(x)!);
+        if (vm && this.isCounter(vm)) hit = true;
+      });
+    });
+    return hit;
   }
 
   /**

@@ -510,6 +510,13 @@ describe('hand-written look-alikes that are not retries', () => {
       }
       function poll() { check().then((s) => { if (!s.done) setTimeout(poll, 1000); }); }
       function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+      function parseWith(content, parsers, index = 0) {
+        return postcss().process(content, { parser: parsers[index] }).catch((err) => {
+          index++;
+          if (index === parsers.length) throw err;
+          return parseWith(content, parsers, index);
+        });
+      }
     `, { js: true });
   });
 
