@@ -297,7 +297,12 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     }
   }
 
-  async function execute(task: ClaimedTask, controller: AbortController): Promise<void> {
+  /**
+   * `freeSlot` is called as soon as the handler settles: the concurrency limit is about handlers,
+   * and the outcome's write (batched with others) need not hold a slot. The lease stays held until
+   * the write lands.
+   */
+  async function execute(task: ClaimedTask, controller: AbortController, freeSlot: () => void): Promise<void> {
     if (task.attempts > task.maxAttempts) {
       // The previous owner took the last attempt and never reported back (crash, or stalled past
       // its lease). Running it again would exceed the bound.
@@ -318,9 +323,11 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
         signal: controller.signal,
       });
     } catch (error) {
+      freeSlot();
       await recordFailure(task, describeError(error), error instanceof NonRetryableTaskError);
       return;
     }
+    freeSlot();
     const ok = await completer.complete(task.id, task.leaseToken);
     if (!ok) {
       safeOnError(new Error(`task ${task.id} (${task.kind}) finished after its lease was lost; another worker may have run it too`), 'complete');
@@ -343,14 +350,21 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
       const entry = inflight.get(task.id);
       if (!entry) continue;
       active++;
-      execute(task, entry.controller)
+      let freed = false;
+      const freeSlot = () => {
+        if (freed) return;
+        freed = true;
+        active--;
+        pump();
+        if ((backlog && buffer.length < lowWater) || alertsWanted) wake();
+      };
+      execute(task, entry.controller, freeSlot)
         .catch((error: unknown) => safeOnError(error, `task ${task.id} (${task.kind})`))
         .finally(() => {
-          active--;
+          freeSlot();
           if (inflight.get(task.id) === entry) inflight.delete(task.id);
           entry.settle();
-          pump();
-          if ((backlog && buffer.length < lowWater) || alertsWanted) wake();
+          if (alertsWanted) wake();
         });
     }
   }
