@@ -173,7 +173,8 @@ class Attempt implements WriteAttemptContext {
     }
     let ms = this.deadlineAt - monotonicNow();
     if (this.timeoutMs !== undefined && this.timeoutMs < ms) ms = this.timeoutMs;
-    this.#timer = setTimeout(fireAttemptTimeout, ms > 0 ? ms : 0, this);
+    // Whole milliseconds, rounded down: firing a fraction early is harmless, firing late is not.
+    this.#timer = setTimeout(fireAttemptTimeout, ms > 0 ? Math.floor(ms) : 0, this);
     return controller;
   }
 
