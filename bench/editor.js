@@ -1,0 +1,130 @@
+// npm run bench:editor — builds, then measures what every keystroke costs in the editor.
+//
+// The VS Code extension re-lints the whole unsaved buffer on each change: parse, scope analysis,
+// then every enabled rule. This compares linting a 2,000-line TypeScript file with all of this
+// plugin's rules against the same parse with a single trivial rule (no-debugger), so the ratio
+// is the plugin's share on top of the parse a person pays anyway. Each round changes one
+// character, as typing does, so no cache keyed by the previous parse can help.
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import safeRetry from '../dist/index.js';
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 15 : 60;
+const WARMUP = quick ? 5 : 15;
+
+/** A realistic service file: retry sites from several libraries among ordinary code. */
+function sourceOfLines(target) {
+  const header = [
+    "import pRetry from 'p-retry';",
+    "import { retry, handleAll, ExponentialBackoff, circuitBreaker, ConsecutiveBreaker, wrap } from 'cockatiel';",
+    "import axios from 'axios';",
+    "import axiosRetry from 'axios-retry';",
+    "import got from 'got';",
+    '',
+    "const api = axios.create({ baseURL: 'https://api.example.com' });",
+    'axiosRetry(api, { retries: 2, retryDelay: axiosRetry.exponentialDelay });',
+    "const client = got.extend({ prefixUrl: 'https://catalogue.example.com' });",
+    'const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));',
+    '',
+  ];
+  const blocks = [
+    (i) => [
+      `export interface Order${i} { id: string; total: number; items: Array<{ sku: string; qty: number }> }`,
+      '',
+      `export async function loadOrder${i}(id: string): Promise<Order${i}> {`,
+      '  return pRetry(async () => {',
+      '    const response = await fetch(`https://orders.example.com/orders/${id}`);',
+      "    if (response.status >= 500) throw new Error(`orders: ${response.status}`);",
+      `    return (await response.json()) as Order${i};`,
+      '  }, { retries: 2, minTimeout: 500, factor: 2, randomize: true });',
+      '}',
+      '',
+    ],
+    (i) => [
+      `const breaker${i} = circuitBreaker(handleAll, { halfOpenAfter: 10_000, breaker: new ConsecutiveBreaker(5) });`,
+      `const policy${i} = wrap(retry(handleAll, { maxAttempts: 2, backoff: new ExponentialBackoff() }), breaker${i});`,
+      `export function price${i}(sku: string): Promise<number> {`,
+      `  return policy${i}.execute(async () => (await client.get(\`prices/\${sku}\`).json<{ price: number }>()).price);`,
+      '}',
+      '',
+    ],
+    (i) => [
+      `export class Inventory${i} {`,
+      '  private readonly cache = new Map<string, number>();',
+      '  constructor(private readonly base: string) {}',
+      '  async stock(sku: string): Promise<number> {',
+      '    const hit = this.cache.get(sku);',
+      '    if (hit !== undefined) return hit;',
+      '    for (let attempt = 1; attempt <= 3; attempt++) {',
+      '      try {',
+      '        const { data } = await api.get<{ qty: number }>(`${this.base}/stock/${sku}`);',
+      '        this.cache.set(sku, data.qty);',
+      '        return data.qty;',
+      '      } catch (error) {',
+      '        if (attempt === 3) throw error;',
+      '        await sleep(Math.random() * Math.min(2000, 500 * 2 ** (attempt - 1)));',
+      '      }',
+      '    }',
+      "    throw new Error('unreachable');",
+      '  }',
+      '}',
+      '',
+    ],
+    (i) => [
+      `export function summarise${i}(orders: Array<{ total: number; items: Array<{ qty: number }> }>) {`,
+      '  let total = 0;',
+      '  let items = 0;',
+      '  for (const order of orders) {',
+      '    total += order.total;',
+      '    for (const item of order.items) items += item.qty;',
+      '  }',
+      '  const average = orders.length ? total / orders.length : 0;',
+      '  return { total, items, average: Math.round(average * 100) / 100 };',
+      '}',
+      '',
+    ],
+  ];
+  const lines = [...header];
+  for (let i = 0; lines.length < target; i++) lines.push(...blocks[i % blocks.length](i));
+  return lines.slice(0, target).join('\n') + '\n';
+}
+
+const code = sourceOfLines(2000);
+const linter = new Linter({ configType: 'flat' });
+const base = { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } };
+const configs = {
+  'parse + no-debugger': [base, { files: ['**/*.ts'], rules: { 'no-debugger': 'error' } }],
+  'parse + all safe-retry rules': [base, { files: ['**/*.ts'], ...safeRetry.configs.all }],
+};
+
+function measure(config) {
+  const times = [];
+  let findings = 0;
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    // One keystroke: a different character at the end of a comment each round.
+    const text = `${code}// edit ${round}\n`;
+    const start = process.hrtime.bigint();
+    const messages = linter.verify(text, config, 'src/service.ts');
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    const fatal = messages.find((m) => m.fatal);
+    if (fatal) throw new Error(`the benchmark file does not parse: ${fatal.message}`);
+    findings = messages.length;
+    if (round >= WARMUP) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], p90: times[Math.floor(times.length * 0.9)], findings };
+}
+
+// Alternate the two so JIT warm-up and GC pressure fall on both alike.
+const results = {};
+for (const name of Object.keys(configs)) results[name] = measure(configs[name]);
+for (const name of Object.keys(configs)) results[name] = measure(configs[name]);
+
+const baseline = results['parse + no-debugger'].median;
+console.log(`## Per-keystroke cost: ${code.split('\n').length - 1}-line TypeScript file, ${ROUNDS} rounds\n`);
+console.log('| configuration | median ms | p90 ms | findings | ratio to parse |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const [name, r] of Object.entries(results)) {
+  console.log(`| ${name} | ${r.median.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.findings} | ${(r.median / baseline).toFixed(2)} |`);
+}
