@@ -42,13 +42,11 @@ describe.each(ruleNames)('rule %s', (name) => {
   });
 
   it('names the guide rule in every problem message and ends sentences with a period', () => {
-    const suggestionIds = new Set<string>();
     // Suggestion messages are the short menu entries; only problem messages must cite the guide.
-    const source = readFileSync(new URL(`src/rules/${name}.ts`, root), 'utf8');
-    for (const m of source.matchAll(/messageId: '(\w+)', data: \{ edit/g)) suggestionIds.add(m[1]!);
+    const suggestionIds = suggestionMessageIds(readFileSync(new URL(`src/rules/${name}.ts`, root), 'utf8'));
     for (const [id, text] of Object.entries(rule.meta.messages as Record<string, string>)) {
       expect(text, id).toMatch(/\.$/);
-      if (!suggestionIds.has(id)) expect(text, id).toMatch(/\(R-RES-[A-Z]+-[\w]+\)/);
+      if (!suggestionIds.has(id)) expect(text, id).toMatch(/\(R-RES-[A-Z]+-\w+(, R-RES-[A-Z]+-\w+)*\)/);
     }
   });
 
@@ -103,3 +101,21 @@ describe('generated docs', () => {
     expect(out).not.toMatch(/out of date|does not match/i);
   });
 });
+
+/** Message ids used inside `suggest: [...]` arrays of a rule's source. */
+function suggestionMessageIds(source: string): Set<string> {
+  const ids = new Set<string>();
+  for (const match of source.matchAll(/suggest:/g)) {
+    let depth = 0;
+    let i = match.index! + 'suggest:'.length;
+    let started = false;
+    for (; i < source.length; i++) {
+      const c = source[i];
+      if (c === '[') { depth++; started = true; }
+      else if (c === ']') { depth--; if (started && depth === 0) break; }
+      else if (!started && (c === ',' || c === '}')) break;
+    }
+    for (const m of source.slice(match.index, i).matchAll(/messageId: '(\w+)'/g)) ids.add(m[1]!);
+  }
+  return ids;
+}

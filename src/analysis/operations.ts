@@ -518,6 +518,8 @@ export function createOperationAnalysis(
   function freshness(raw: Node, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Pick<IdempotencyKey, 'stability' | 'freshSource'> {
     // Calls through a retrying client: the client re-sends the request it was given, key included.
     if (!scope) return { stability: 'stable' };
+    // Evaluated outside the retried code (the runtime's write options): once per call, not per attempt.
+    if (!inside(scope, raw)) return { stability: 'stable' };
     const fresh = freshSourceOf(raw, attemptVars, scope, depth, new Set());
     if (fresh) return { stability: 'fresh', freshSource: fresh };
     if (scope && !inside(scope, raw)) return { stability: 'stable' };

@@ -75,7 +75,7 @@ function hoistFix(
   while (statement && !(statement.parent && (statement.parent.type === T.BlockStatement || statement.parent.type === T.Program) && isStatement(statement))) {
     statement = statement.parent;
   }
-  if (!statement || inside(scope, statement)) return undefined;
+  if (!statement || (statement !== scope && inside(scope, statement))) return undefined;
   if (findVariable(sourceCode.getScope(statement), 'idempotencyKey')) return undefined;
   const indent = ' '.repeat(statement.loc.start.column);
   const text = sourceCode.getText(moved);

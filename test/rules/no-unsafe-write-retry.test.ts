@@ -1,0 +1,122 @@
+import rule from '../../src/rules/no-unsafe-write-retry.js';
+import { run } from '../helpers/rule-tester.js';
+
+const opts = `{ retries: 2, minTimeout: 500, randomize: true }`;
+
+run('no-unsafe-write-retry', rule, {
+  valid: [
+    // Reads are safe to retry.
+    `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.get('/orders/1'), ${opts});`,
+    `import pRetry from 'p-retry'; await pRetry(() => fetch('/orders/1'), ${opts});`,
+    `import pRetry from 'p-retry'; await pRetry(() => loadOrder(id), ${opts});`,
+    // A key created once, outside the retried function.
+    `import pRetry from 'p-retry'; import axios from 'axios'; import { randomUUID } from 'node:crypto';
+     const key = randomUUID();
+     await pRetry(() => axios.post('/charges', body, { headers: { 'Idempotency-Key': key } }), ${opts});`,
+    // fetch with the header in a const object, other casing.
+    `import pRetry from 'p-retry';
+     export async function pay(orderId: string, key: string) {
+       const headers = { 'idempotency-key': key, 'content-type': 'application/json' };
+       return pRetry(() => fetch('/pay', { method: 'POST', headers, body: JSON.stringify({ orderId }) }), ${opts});
+     }`,
+    // Stripe with its own idempotencyKey option.
+    `import pRetry from 'p-retry'; import Stripe from 'stripe';
+     const stripe = new Stripe(process.env.KEY!);
+     await pRetry(() => stripe.paymentIntents.create({ amount: 100, currency: 'eur' }, { idempotencyKey: orderKey }), ${opts});`,
+    // AWS idempotency token.
+    `import pRetry from 'p-retry'; import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
+     const ec2 = new EC2Client({ maxAttempts: 1 });
+     await pRetry(() => ec2.send(new RunInstancesCommand({ MinCount: 1, MaxCount: 1, ClientToken: token })), ${opts});`,
+    // PUT and DELETE are idempotent by HTTP semantics (allowed by default).
+    `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.put('/users/1', user), ${opts});`,
+    `import pRetry from 'p-retry'; await pRetry(() => fetch('/users/1', { method: 'DELETE' }), ${opts});`,
+    // got does not retry POST by default.
+    `import got from 'got'; await got.post('https://api.example.com/orders', { json: order });`,
+    // GET through a client with axios-retry.
+    `import axios from 'axios'; import axiosRetry from 'axios-retry';
+     const api = axios.create(); axiosRetry(api, { retries: 2, retryDelay: axiosRetry.exponentialDelay });
+     export const list = () => api.get('/orders');`,
+    // axios-retry restricted to idempotent requests.
+    `import axios from 'axios'; import axiosRetry from 'axios-retry';
+     const api = axios.create(); axiosRetry(api, { retries: 2, retryCondition: axiosRetry.isIdempotentRequestError });
+     export const create = () => api.post('/orders', {});`,
+    // The runtime's write carries the key to every attempt.
+    `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';
+     const policy = createRetryPolicy();
+     await policy.write({ idempotencyKey: key }, ({ signal, idempotencyKey }) => fetch('/orders', { method: 'POST', signal, headers: { 'Idempotency-Key': idempotencyKey } }));`,
+    // A function documented as idempotent.
+    `import pRetry from 'p-retry';
+     /** Upserts by order id. @idempotent */
+     async function createOrUpdateOrder(o) { return fetch('/orders/' + o.id, { method: 'POST', body: JSON.stringify(o) }); }
+     await pRetry(() => createOrUpdateOrder(order), ${opts});`,
+    // Settings can declare a function a read.
+    {
+      code: `import pRetry from 'p-retry'; await pRetry(() => createReport(id), ${opts});`,
+      settings: { 'safe-retry': { readFunctions: ['createReport'] } },
+    },
+    // An unknown method is unknown: no report.
+    `import pRetry from 'p-retry'; await pRetry(() => fetch(url, { method: verb }), ${opts});`,
+    // A single attempt is no retry.
+    `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.post('/x', b), { retries: 0 });`,
+  ],
+  invalid: [
+    {
+      code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait pRetry(() => axios.post('/charges', body), ${opts});`,
+      errors: [{
+        messageId: 'unsafeWrite', line: 3, column: 20, endColumn: 48,
+        data: { site: 'pRetry()', operation: 'axios.post()' },
+        suggestions: [{ messageId: 'callOnce', data: { operation: 'axios.post()' }, output: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait axios.post('/charges', body);` }],
+      }],
+    },
+    {
+      // fetch with method POST in a block-bodied async function: no call-once suggestion.
+      code: `import pRetry from 'p-retry';\nawait pRetry(async () => {\n  const res = await fetch('/orders', { method: 'POST', body });\n  return res.json();\n}, ${opts});`,
+      errors: [{ messageId: 'unsafeWrite', line: 3, column: 21, data: { site: 'pRetry()', operation: "fetch() (POST)" }, suggestions: [] }],
+    },
+    {
+      // A generic function named by its verb.
+      code: `const retry = require('async-retry');\nretry(async () => { await sendSms(phone, text); }, { retries: 2 });`,
+      errors: [{ messageId: 'unsafeWrite', line: 2, column: 27, data: { site: 'retry()', operation: 'sendSms()' } }],
+    },
+    {
+      // Stripe's automatic key does not survive an outer retry.
+      code: `import pRetry from 'p-retry';\nimport Stripe from 'stripe';\nconst stripe = new Stripe(key);\nawait pRetry(() => stripe.charges.create({ amount: 100 }), ${opts});`,
+      errors: [{ messageId: 'unsafeAutoKey', line: 4, column: 20, suggestions: [{ messageId: 'callOnce', data: { operation: 'stripe.charges.create()' }, output: `import pRetry from 'p-retry';\nimport Stripe from 'stripe';\nconst stripe = new Stripe(key);\nawait stripe.charges.create({ amount: 100 });` }] }],
+    },
+    {
+      // The local helper's body decides: a POST without a key.
+      code: `import pRetry from 'p-retry';\nasync function submitOrder(o) { return fetch('/orders', { method: 'POST', body: JSON.stringify(o) }); }\nawait pRetry(() => submitOrder(order), ${opts});`,
+      errors: [{ messageId: 'unsafeWrite', line: 3, column: 20, data: { site: 'pRetry()', operation: 'submitOrder() (fetch() (POST))' }, suggestions: [{ messageId: 'callOnce', data: { operation: 'submitOrder() (fetch() (POST))' }, output: `import pRetry from 'p-retry';\nasync function submitOrder(o) { return fetch('/orders', { method: 'POST', body: JSON.stringify(o) }); }\nawait submitOrder(order);` }] }],
+    },
+    {
+      // PUT is reported under the strict option.
+      code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait pRetry(async () => { await axios.put('/users/1', user); }, ${opts});`,
+      options: [{ allowIdempotentMethods: false }],
+      errors: [{ messageId: 'unsafeWrite', line: 3, column: 34, suggestions: [] }],
+    },
+    {
+      // axios-retry's default condition re-sends POST after a network error.
+      code: `import axios from 'axios';\nimport axiosRetry from 'axios-retry';\nconst api = axios.create();\naxiosRetry(api, { retries: 2, retryDelay: axiosRetry.exponentialDelay });\nexport const create = () => api.post('/orders', {});`,
+      errors: [{
+        messageId: 'unsafeClientWrites', line: 4, column: 1, endColumn: 11,
+        data: { site: 'axiosRetry()', operation: 'api.post()', count: 1 },
+        suggestions: [{ messageId: 'idempotentOnly', data: { edit: 'retryCondition: axiosRetry.isIdempotentRequestError' }, output: `import axios from 'axios';\nimport axiosRetry from 'axios-retry';\nconst api = axios.create();\naxiosRetry(api, { retries: 2, retryDelay: axiosRetry.exponentialDelay, retryCondition: axiosRetry.isIdempotentRequestError });\nexport const create = () => api.post('/orders', {});` }],
+      }],
+    },
+    {
+      // got configured to retry POST: the methods entry is the squiggle.
+      code: `import got from 'got';\nconst api = got.extend({ retry: { limit: 2, methods: ['GET', 'POST'] } });\nexport const create = () => api.post('orders', { json: {} });`,
+      errors: [{ messageId: 'unsafeClientWrites', line: 2, column: 62, endColumn: 68 }],
+    },
+    {
+      // A hand-written loop around a POST.
+      code: `export async function pay(order) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await fetch('/pay', { method: 'POST', body: JSON.stringify(order) });\n    } catch (e) {\n      await new Promise((r) => setTimeout(r, Math.random() * 500 * 2 ** attempt));\n    }\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 4, column: 20 }],
+    },
+    {
+      // The runtime's read() is not for writes.
+      code: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nconst policy = createRetryPolicy();\nawait policy.read(() => fetch('/orders', { method: 'POST' }));`,
+      errors: [{ messageId: 'unsafeWrite', line: 3, column: 25, data: { site: 'createRetryPolicy()', operation: 'fetch() (POST)' }, suggestions: [] }],
+    },
+  ],
+});
