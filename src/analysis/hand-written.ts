@@ -19,7 +19,27 @@ import type { AnalysisContext } from './library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, Growth, Node, RetrySite, Setting } from './model.js';
 import { customSchedule } from './schedule.js';
 import { site, NO_FILTER } from './libraries/shared.js';
-import { UNKNOWN, constInitializer, findVariable, isKnown, lookupProperty, unwrap, type Maybe, type StaticValue } from './static-value.js';
+import { UNKNOWN, constInitializer, findVariable, isKnown, isSymbolic, lookupProperty, unwrap, type Maybe, type StaticValue } from './static-value.js';
+
+/**
+ * A value passed to a retry helper, read in the caller's file as plain data (no nodes, so it can
+ * cross files): numbers, strings, arrays, objects with known keys; UNKNOWN where unreadable
+ * (a function, a variable from elsewhere). `open` objects may hold more keys (a spread).
+ */
+export type ArgumentValue = number | string | boolean | null | undefined | typeof UNKNOWN | readonly ArgumentValue[] | ArgumentObject;
+export interface ArgumentObject {
+  readonly properties: ReadonlyMap<string, ArgumentValue>;
+  readonly open: boolean;
+}
+
+/**
+ * One call of a helper whose body is a hand-written retry: the helper's parameters take these
+ * values instead of their defaults (an empty list means "called with nothing": the defaults).
+ */
+export interface BoundCall {
+  readonly fn: TSESTree.FunctionLike;
+  readonly args: readonly ArgumentValue[];
+}
 
 // A retry needs a failure (a catch, a rejection handler, a status check) or a wait; `maxRetries`
 // has no word boundary before `Retries`, so the words are matched anywhere.
@@ -44,7 +64,18 @@ interface SetVal { readonly set: readonly Val[] }
 interface RefVal { readonly ref: StaticValue }
 /** An object literal written in the retry code (`calculateDelay(n, { minDelay: 100 })`), read in its own frame. */
 interface ObjVal { readonly obj: TSESTree.ObjectExpression; readonly env: Env }
-type Val = number | Iv | string | boolean | null | undefined | readonly Val[] | SetVal | RefVal | ObjVal | typeof ROOT | typeof UNKNOWN;
+/** An object passed to a bound helper call, already read in the caller's file. */
+interface DataVal { readonly props: ReadonlyMap<string, Val>; readonly open: boolean }
+type Val = number | Iv | string | boolean | null | undefined | readonly Val[] | SetVal | RefVal | ObjVal | DataVal | typeof ROOT | typeof UNKNOWN;
+
+function fromArgument(v: ArgumentValue): Val {
+  if (Array.isArray(v)) return (v as ArgumentValue[]).map(fromArgument);
+  if (typeof v === 'object' && v !== null) {
+    const o = v as ArgumentObject;
+    return { props: new Map([...o.properties].map(([k, x]) => [k, fromArgument(x)])), open: o.open };
+  }
+  return v as Val;
+}
 
 const isIv = (v: Val): v is Iv => typeof v === 'object' && v !== null && 'lo' in v;
 const num = (lo: number, hi: number): number | Iv => (lo === hi || Number.isNaN(lo) || Number.isNaN(hi) ? (Number.isNaN(lo) ? NaN : lo) : { lo, hi });
@@ -128,7 +159,7 @@ const modeKey = (env: Env) => `${env.status ?? ''}|${env.probe ?? ''}|${env.unca
 class Analyzer {
   private readonly variables = new WeakMap<Node, Variable | null>();
 
-  constructor(readonly ctx: AnalysisContext) {}
+  constructor(readonly ctx: AnalysisContext, readonly bound?: BoundCall) {}
 
   get sourceCode() {
     return this.ctx.sourceCode;
@@ -261,10 +292,12 @@ class Analyzer {
     const def = variable.defs[0];
     if (!def || variable.defs.length !== 1) return this.orProbe(env);
     if (def.type === 'FunctionName') return { ref: { kind: 'function', node: def.node as TSESTree.FunctionDeclaration } };
+    if (this.isBoundParameter(variable)) return this.boundParameter(def.name as Node, env);
     const init = constInitializer(variable);
     if (init) {
       const known = this.ctx.evaluator.evaluate(init);
-      if (known !== UNKNOWN) return fromStatic(known);
+      // `const max = opts.retries` reads a bound parameter: the static evaluator only sees a name.
+      if (known !== UNKNOWN && !(this.bound && isSymbolic(known))) return fromStatic(known);
       // An unknown initialiser (a call we cannot see) stays unknown even when probing.
       return this.eval(init, env);
     }
@@ -412,6 +445,9 @@ class Analyzer {
 
   memberOf(object: Val, key: string, env: Env): Val {
     if (object === UNKNOWN && env.probe !== undefined) return env.probe; // `opts.baseDelay`
+    if (object !== null && typeof object === 'object' && 'props' in object) {
+      return object.props.has(key) ? object.props.get(key) as Val : object.open ? this.unknown(env) : undefined;
+    }
     if (object !== null && typeof object === 'object' && 'obj' in object) {
       const found = lookupProperty(object.obj, key, (n) => this.ctx.evaluator.scopeOf(n));
       if (found.state === 'absent') return undefined;
@@ -565,6 +601,50 @@ class Analyzer {
       else subst.set(variable, { expr: undefined, env });
     });
     return { ...env, subst, depth: env.depth + 1 };
+  }
+
+  /** A parameter of the bound helper (or a name destructured from one). */
+  isBoundParameter(variable: Variable): boolean {
+    const def = variable.defs[0];
+    return !!this.bound && variable.defs.length === 1 && def?.type === 'Parameter' && def.node === this.bound.fn;
+  }
+
+  /**
+   * The value a bound helper's parameter takes at the call: the argument, down the destructuring
+   * path (`{ retries = 3 } = {}`), with the helper's defaults where the call passes nothing.
+   */
+  boundParameter(name: Node, env: Env): Val {
+    const fn = this.bound!.fn;
+    type Step = { key: string } | { index: number } | { fallback: Node };
+    const steps: Step[] = [];
+    let n: Node = name;
+    for (let guard = 0; guard < 32 && !(fn.params as Node[]).includes(n); guard++) {
+      const p: Node | undefined = n.parent;
+      if (!p) return this.unknown(env);
+      if (p.type === T.AssignmentPattern && p.left === n) steps.push({ fallback: p.right });
+      else if (p.type === T.Property && p.value === n && p.parent?.type === T.ObjectPattern) {
+        const key = p.computed ? undefined : p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+        if (key === undefined) return this.unknown(env);
+        steps.push({ key });
+      } else if (p.type === T.ArrayPattern) steps.push({ index: p.elements.indexOf(n as never) });
+      else if (p.type !== T.ObjectPattern) return this.unknown(env);
+      n = p;
+    }
+    const index = (fn.params as Node[]).indexOf(n);
+    if (index < 0) return this.unknown(env);
+    let v: Val = index < this.bound!.args.length ? fromArgument(this.bound!.args[index]) : undefined;
+    for (const step of steps.reverse()) {
+      if ('fallback' in step) {
+        if (v === undefined) v = this.eval(step.fallback, env);
+      } else if (v === undefined || v === null || v === UNKNOWN) {
+        v = this.unknown(env);
+      } else if ('key' in step) {
+        v = this.memberOf(v, step.key, env);
+      } else {
+        v = Array.isArray(v) ? (step.index < v.length ? v[step.index] as Val : undefined) : this.unknown(env);
+      }
+    }
+    return v;
   }
 
   paramVariable(fn: Fn, id: TSESTree.Identifier): Variable | undefined {
@@ -1013,7 +1093,9 @@ class Detector {
       const loop = nearestLoop(m);
       if (loop) loops.add(loop);
     }
+    const within = this.a.bound?.fn;
     for (const loop of loops) {
+      if (within && !contains(within, loop)) continue;
       const s = this.guard(() => this.loopSite(loop));
       if (s) sites.push(s);
     }
@@ -1187,6 +1269,7 @@ class Detector {
   /** The value a variable holds before the construct starts: its initialiser or a parameter default. */
   private initOf(v: Variable): VarModel['init'] {
     const def = v.defs[0]!;
+    if (this.a.isBoundParameter(v)) return { expr: undefined, value: this.a.boundParameter(def.name as Node, this.rootEnv()) };
     if (def.type === 'Variable') {
       const d = def.node as TSESTree.VariableDeclarator;
       if (d.id === def.name) return d.init ? { expr: d.init } : { expr: undefined, value: undefined };
@@ -1485,7 +1568,9 @@ class Detector {
       ...this.ctx.nodesOfType(T.ArrowFunctionExpression),
     ];
     let thisCalls: Map<string, TSESTree.CallExpression[]> | undefined;
+    const within = this.a.bound?.fn;
     for (const fn of fns) {
+      if (within && !contains(within, fn)) continue;
       const self = this.selfReferences(fn, () => (thisCalls ??= this.indexThisCalls()));
       if (!self) continue;
       // Every self-call must follow a failure: a function that also calls itself on success
@@ -1768,6 +1853,10 @@ class Detector {
   /** A parameter's value on the first call: what every call from outside passes, else its default. */
   private startOf(p: TSESTree.Parameter, i: number, external: readonly TSESTree.CallExpression[]): VarModel['init'] {
     const fallback = p.type === T.AssignmentPattern ? p.right : undefined;
+    const target = p.type === T.AssignmentPattern ? p.left : p;
+    if (this.a.bound && p.parent === this.a.bound.fn && target.type === T.Identifier) {
+      return { expr: undefined, value: this.a.boundParameter(target, this.rootEnv()) };
+    }
     if (external.length > 0) {
       let node: Node | undefined;
       let value: Maybe<StaticValue> | undefined;
@@ -1801,6 +1890,11 @@ class Detector {
       errorFilter: this.filter(shape),
       operation: shape.operation,
     });
+  }
+
+  /** An environment for values read before any attempt (a bound helper's arguments). */
+  private rootEnv(): Env {
+    return this.env({ kind: 'loop', root: this.ctx.sourceCode.ast, vars: new Map(), roots: new Set() }, 0);
   }
 
   private env(region: Region, k: number, extra: Partial<Env> = {}): Env {
@@ -2278,6 +2372,10 @@ function walkAll(root: Node, visit: (n: Node) => void, skipFunctions = false): v
   }
 }
 
-export function findHandWrittenSites(ctx: AnalysisContext): RetrySite[] {
-  return new Detector(new Analyzer(ctx)).run();
+/**
+ * The hand-written retry sites of a file; with `bound`, only those inside that helper, read as
+ * if the helper were called with those arguments.
+ */
+export function findHandWrittenSites(ctx: AnalysisContext, bound?: BoundCall): RetrySite[] {
+  return new Detector(new Analyzer(ctx, bound)).run();
 }
