@@ -81,7 +81,10 @@ export interface OperationAnalysis {
 }
 
 const DEFAULT_READ_VERBS = ['get', 'fetch', 'find', 'list', 'read', 'load', 'search', 'query', 'head', 'describe', 'retrieve', 'lookup', 'count', 'exists', 'download', 'resolve', 'check', 'poll', 'select', 'scan', 'peek', 'show'];
-const DEFAULT_WRITE_VERBS = ['create', 'send', 'charge', 'pay', 'register', 'submit', 'insert', 'post', 'transfer', 'save', 'upsert', 'publish', 'refund', 'capture', 'book', 'reserve', 'place', 'purchase', 'withdraw', 'deposit', 'enqueue', 'notify', 'email', 'sms', 'increment', 'decrement', 'append', 'write', 'add', 'issue', 'confirm', 'approve', 'dispatch', 'ship', 'order', 'checkout', 'invite', 'mint', 'debit', 'credit', 'patch', 'update'];
+const DEFAULT_WRITE_VERBS = ['create', 'send', 'charge', 'pay', 'register', 'submit', 'insert', 'post', 'transfer', 'save', 'upsert', 'publish', 'refund', 'capture', 'book', 'reserve', 'place', 'purchase', 'withdraw', 'deposit', 'enqueue', 'notify', 'email', 'sms', 'increment', 'decrement', 'issue', 'confirm', 'approve', 'dispatch', 'ship', 'order', 'checkout', 'invite', 'mint', 'debit', 'credit', 'patch', 'update'];
+
+/** Names whose verb reads like a write but that build local objects or wire events. */
+const NOT_OPERATIONS = /(?:^|\.)(?:create|make|build|new)(?:[A-Z]\w*)?(?:Error|Exception|Hash|Hmac|Cipher|Element|Context|Logger|Signal|Controller|Instance|Buffer|Stream|Reader|Writer|Parser|Proxy|Agent|Pool|Headers|Url|URL|Id|Timer|Timeout|Promise|Deferred|Options|Config)$|Listener$|Handler$/;
 const IDEMPOTENT_VERBS = ['put', 'delete', 'remove', 'set', 'replace', 'del', 'destroy', 'cancel', 'void', 'revoke', 'unsubscribe', 'disable', 'enable'];
 
 const HTTP_READ = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'QUERY']);
@@ -259,6 +262,10 @@ export function createOperationAnalysis(
         if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence };
       }
     }
+    // A verb is weak evidence: trust it only for a call made right in the retried code whose
+    // promise the code waits on (remote operations are awaited; createHash() and
+    // addEventListener() are not), never inside helpers followed from there.
+    if (depth > 0 || !awaited(call) || NOT_OPERATIONS.test(name ?? '')) return undefined;
     const verb = verbOf(call.callee);
     if (!verb) return undefined;
     if (writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key() };
@@ -739,6 +746,27 @@ export function createOperationAnalysis(
   }
 
   return { facts, clientSitesOf, breakerOf };
+}
+
+/** Whether the code waits on the call's result: awaited, returned, an arrow's body or a promise chain's head. */
+function awaited(call: TSESTree.CallExpression): boolean {
+  let node: Node = call;
+  let parent = node.parent;
+  // Look through wrappers that pass the promise on: (x), x as T, x!, race(x, ...).
+  while (parent && (parent.type === T.TSAsExpression || parent.type === T.TSNonNullExpression || parent.type === T.ChainExpression)) {
+    node = parent;
+    parent = parent.parent;
+  }
+  if (!parent) return false;
+  if (parent.type === T.AwaitExpression || parent.type === T.ReturnStatement || parent.type === T.YieldExpression) return true;
+  if (parent.type === T.ArrowFunctionExpression && parent.body === node) return true;
+  if (parent.type === T.MemberExpression && parent.object === node) {
+    const key = propertyKey(parent, () => undefined);
+    return key === 'then' || key === 'catch' || key === 'finally';
+  }
+  // Promise.all([a(), b()]) and similar: an element of an awaited array.
+  if (parent.type === T.ArrayExpression) return !!parent.parent && parent.parent.type === T.CallExpression;
+  return false;
 }
 
 function isOperation(op: Operation | undefined): op is Operation {

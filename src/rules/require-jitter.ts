@@ -31,8 +31,6 @@ export default createRule<Options, MessageIds>({
           const growth = site.delay.growth;
           if (growth !== 'exponential' && growth !== 'polynomial') continue;
           if (site.jitter.value !== false || site.attempts.value === 1) continue;
-          // A durable engine's scheduler spaces the retries of one task; no fleet of clients retries in step.
-          if (site.kind === 'durable') continue;
           const edits = site.fixes?.jitter?.();
           const fix = optionEditsFix(site, edits, context.sourceCode);
           context.report({
