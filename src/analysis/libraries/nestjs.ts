@@ -33,6 +33,9 @@ export const nestjs: LibraryDescriptor = {
       if (!call) continue;
       const target = method === 'forRoot' ? { source: argument(call, spec.optionsIndex), call, index: spec.optionsIndex } : factoryResult(call, ctx);
       const view = ctx.options(target.source);
+      // The framework's own startup connection retry (9 attempts, 3 s apart) is its default, and
+      // it offers no exponential or jittered form: only a retry the code configures is judged.
+      if (view.state === 'object' && !view.get('retryAttempts').property && !view.get('retryDelay').property) continue;
       sites.push(siteOf(call, use.expression, `${name}.${method}()`, view, target.call, target.index));
     }
     return sites;

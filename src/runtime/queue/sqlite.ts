@@ -231,6 +231,9 @@ export function sqliteStore(options: SqliteStoreOptions): TaskStore & { readonly
   const refuseExclusiveHolder = (info: LockInfo) =>
     unsafe(`${file} is held in exclusive mode by process ${info.pid} on ${info.host} (since ${info.since}); it cannot be shared. Stop that process, or use mode: 'shared' in every process.`);
   if (mode === 'exclusive') {
+    // A local lock file, tried twice around removing a dead process's stale lock: no remote
+    // dependency is called, so there is nothing to back off from.
+    // eslint-disable-next-line safe-retry/require-exponential-backoff
     for (let tries = 0; ; tries++) {
       try {
         const fd = openSync(lockFile, 'wx');

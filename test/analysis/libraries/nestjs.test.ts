@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { analyse, lint } from '../../helpers/model.js';
 
 describe('NestJS TypeORM / Mongoose connection retry descriptor', () => {
-  it('reads the code defaults: 9 attempts (not the documented 10 retries), 3000 ms constant (trap §6.6)', () => {
-    const [site] = analyse(`
+  it('leaves the framework default startup retry alone; the trap (9 attempts, not 10 retries) applies once written', () => {
+    expect(analyse(`
       import { Module } from '@nestjs/common';
       import { TypeOrmModule } from '@nestjs/typeorm';
       @Module({ imports: [TypeOrmModule.forRoot({ type: 'postgres', url: process.env.DATABASE_URL })] })
       export class AppModule {}
+    `)).toEqual([]);
+    const [site] = analyse(`
+      import { TypeOrmModule } from '@nestjs/typeorm';
+      export const db = TypeOrmModule.forRoot({ type: 'postgres', retryDelay: 3000 });
     `);
     expect(site).toMatchObject({
       library: 'nestjs', label: 'TypeOrmModule.forRoot()', attempts: 9, growth: 'constant', initialMs: 3000,
@@ -45,10 +49,10 @@ describe('NestJS TypeORM / Mongoose connection retry descriptor', () => {
     expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'retryAttempts: 20' }));
   });
 
-  it('flags the default 9 attempts on the call', () => {
+  it('flags the default 9 attempts on the call once the retry is configured', () => {
     const findings = lint(`
       import { TypeOrmModule } from '@nestjs/typeorm';
-      export const db = TypeOrmModule.forRoot({ type: 'postgres' });
+      export const db = TypeOrmModule.forRoot({ type: 'postgres', retryDelay: 2000 });
     `);
     expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'TypeOrmModule.forRoot' }));
   });
