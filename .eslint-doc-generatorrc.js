@@ -3,7 +3,7 @@ export default {
   pathRuleDoc: './rules-docs/{name}.md',
   pathRuleList: './README.md',
   ruleDocTitleFormat: 'name',
-  ignoreConfig: ['all'],
+  ignoreConfig: ['all', 'resilience4j', 'recommended-type-checked'],
   configEmoji: [
     ['recommended', '✅'],
     ['strict', '🔒'],

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { TSESLint } from '@typescript-eslint/utils';
-import { PRESETS, presetRules, type Preset } from './configs.js';
+import { PRESETS, presetRules, presetSettings, RESILIENCE4J_FILES, resilience4jRules, type Preset } from './configs.js';
+import { yamlParser } from './analysis/yaml/parser.js';
 import { rules } from './rules/index.js';
 
 const require = createRequire(import.meta.url);
@@ -12,12 +13,18 @@ interface FlatConfig {
   name: string;
   plugins: Record<string, unknown>;
   rules: Record<string, TSESLint.SharedConfig.RuleEntry>;
+  settings?: Record<string, unknown>;
+}
+
+interface FileConfig extends FlatConfig {
+  files: string[];
+  languageOptions: { parser: typeof yamlParser };
 }
 
 const plugin = {
   meta: { name, version, namespace },
   rules,
-  configs: {} as Record<Preset, FlatConfig>,
+  configs: {} as Record<Preset, FlatConfig> & { resilience4j: FileConfig },
 };
 
 for (const preset of PRESETS) {
@@ -25,8 +32,17 @@ for (const preset of PRESETS) {
     name: `${namespace}/${preset}`,
     plugins: { [namespace]: plugin },
     rules: presetRules(rules, namespace, preset),
+    ...(presetSettings(preset) ? { settings: presetSettings(preset) } : {}),
   };
 }
+// Spring Boot YAML: put it after other configs so no JavaScript parser set for all files overrides it.
+plugin.configs.resilience4j = {
+  name: `${namespace}/resilience4j`,
+  files: RESILIENCE4J_FILES,
+  plugins: { [namespace]: plugin },
+  languageOptions: { parser: yamlParser },
+  rules: resilience4jRules(rules, namespace),
+};
 
 export { rules };
 export const configs = plugin.configs;

@@ -13,6 +13,7 @@ import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites, mayContainHandWrittenRetry } from './hand-written.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
+import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 
 export type { RetrySite } from './model.js';
 
@@ -34,7 +35,8 @@ export function getRetryModel(context: AnyContext): RetryModel {
   const program = sourceCode.ast;
   let model = cache.get(program);
   if (!model) {
-    model = buildModel(sourceCode, LIBRARIES, readSettings(context.settings));
+    // Resilience4j's Spring YAML feeds the same rules through the same model shape.
+    model = isYamlProgram(sourceCode) ? buildYamlModel(sourceCode, context.filename) : buildModel(sourceCode, LIBRARIES, readSettings(context.settings));
     cache.set(program, model);
   }
   return model;

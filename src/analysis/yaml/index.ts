@@ -1,0 +1,56 @@
+/**
+ * The retry model of a YAML file: the same RetryModel shape the rules read for JavaScript, built
+ * from Resilience4j's Spring configuration instead of code. Nothing here is JavaScript, so the
+ * import table is empty and the operation analysis knows no operations; breakers come from
+ * circuit-breaker instances of the same name.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { RetryModel } from '../index.js';
+import type { ImportTable } from '../imports.js';
+import type { AnalysisContext } from '../library.js';
+import type { RetrySite } from '../model.js';
+import type { OperationAnalysis, OperationFacts } from '../operations.js';
+import { OptionsView } from '../options.js';
+import { createEvaluator } from '../static-value.js';
+import { findResilience4jSites } from './resilience4j.js';
+
+const EMPTY_IMPORTS: ImportTable = {
+  bindings: [],
+  uses: [],
+  modules: new Set(),
+  resolve: () => undefined,
+  bindingOf: () => undefined,
+};
+
+const NO_FACTS: OperationFacts = { fn: undefined, httpCalls: [], groups: [], nested: [] };
+
+/** True for the Program of yaml-eslint-parser (its documents, or its parser services flag). */
+export function isYamlProgram(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const body = (sourceCode.ast as unknown as { body?: ReadonlyArray<{ type?: string }> }).body ?? [];
+  if (body.some((n) => n.type === 'YAMLDocument')) return true;
+  return (sourceCode.parserServices as { isYAML?: boolean } | undefined)?.isYAML === true;
+}
+
+export function buildYamlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename?: string): RetryModel {
+  let sites: RetrySite[] = [];
+  try {
+    sites = findResilience4jSites(sourceCode, filename);
+  } catch (error) {
+    // Like a descriptor bug: a valid file must never take the linter down.
+    if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
+  }
+  const evaluator = createEvaluator(sourceCode);
+  const context: AnalysisContext = {
+    sourceCode,
+    evaluator,
+    imports: EMPTY_IMPORTS,
+    options: (node) => new OptionsView(evaluator, node),
+    nodesOfType: () => [] as never,
+  };
+  const operations: OperationAnalysis = {
+    facts: () => NO_FACTS,
+    clientSitesOf: () => [],
+    breakerOf: (site) => site.breaker as TSESTree.Node | undefined,
+  };
+  return { sites, imports: EMPTY_IMPORTS, evaluator, context, operations };
+}
