@@ -80,10 +80,13 @@ describe('presets', () => {
     expect(plugin.configs.recommended.rules).toEqual(expectLevels((d) => d.recommended === 'recommended', false));
     expect(plugin.configs.strict.rules).toEqual(expectLevels((d) => d.recommended === 'recommended' || d.recommended === 'strict', true));
     expect(plugin.configs.all.rules).toEqual(expectLevels(() => true, true));
+    // The type-checked preset is recommended plus the setting that turns the type-aware layer on.
+    expect(plugin.configs['recommended-type-checked'].rules).toEqual(plugin.configs.recommended.rules);
+    expect(plugin.configs['recommended-type-checked'].settings).toEqual({ 'safe-retry': { typeAware: true } });
   });
 
   it('carry the plugin and a name', () => {
-    for (const [name, config] of Object.entries(plugin.configs)) {
+    for (const [name, config] of Object.entries(plugin.configs) as Array<[string, { name: string; plugins: Record<string, unknown> }]>) {
       expect(config.name).toBe(`safe-retry/${name}`);
       expect(config.plugins['safe-retry']).toBe(plugin);
     }

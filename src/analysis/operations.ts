@@ -10,6 +10,7 @@ import { functionOf, isFunctionNode } from './library.js';
 import type { Execution, Node, RetrySite } from './model.js';
 import type { SafeRetrySettings } from './settings.js';
 import { findVariable, propertyKey, staticPropertyName, unwrap } from './static-value.js';
+import { createDeclarationReader, typeAwareServices } from './type-aware.js';
 
 type Variable = TSESLint.Scope.Variable;
 
@@ -133,6 +134,8 @@ export function createOperationAnalysis(
   const writeFunctions = new Set(settings.writeFunctions ?? []);
   const keyNames = new Set([...DEFAULT_KEY_NAMES, ...(settings.idempotencyHeaders ?? []).map((h) => h.toLowerCase())]);
   let clientMap: Map<Variable, RetrySite[]> | undefined;
+  const services = settings.typeAware ? typeAwareServices(ctx.sourceCode) : undefined;
+  const declarationOf = services ? createDeclarationReader(services) : undefined;
 
   function facts(site: RetrySite): OperationFacts {
     let f = cache.get(site);
@@ -247,6 +250,16 @@ export function createOperationAnalysis(
     const name = calleeText(call.callee);
     if (name && writeFunctions.has(name)) return { node: call, label, kind: 'write', evidence: 'settings', key: key() };
     if (name && readFunctions.has(name)) return { node: call, label, kind: 'read', evidence: 'settings' };
+    if (declarationOf && depth === 0) {
+      const decl = declarationOf(call.callee);
+      if (decl?.idempotent) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
+      if (decl && decl.methods.length > 0) {
+        const kinds = decl.methods.map(kindOfMethod);
+        const kind = kinds.includes('write') ? 'write' : kinds.includes('idempotent-write') ? 'idempotent-write' : 'read';
+        const method = decl.methods.find((m) => kindOfMethod(m) === kind);
+        return { node: call, label: kind === 'read' ? label : `${label} (${method})`, kind, evidence: 'http', method, key: key() };
+      }
+    }
     const local = localFunction(call.callee);
     if (local) {
       if (isMarkedIdempotent(local)) return { node: call, label, kind: 'read', evidence: 'jsdoc' };

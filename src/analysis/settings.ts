@@ -10,6 +10,11 @@ export interface SafeRetrySettings {
   readonly writeFunctions?: readonly string[];
   /** More header or field names that carry an idempotency key (case-insensitive). */
   readonly idempotencyHeaders?: readonly string[];
+  /**
+   * Resolve calls across files through the type checker (set by the `recommended-type-checked`
+   * preset; needs typed linting). Off by default so results never depend on type information.
+   */
+  readonly typeAware?: boolean;
 }
 
 export function readSettings(raw: unknown): SafeRetrySettings {
@@ -25,5 +30,9 @@ export function readSettings(raw: unknown): SafeRetrySettings {
     }
     out[key] = v;
   }
-  return out;
+  const typeAware = (s as Record<string, unknown>)['typeAware'];
+  if (typeAware !== undefined && typeof typeAware !== 'boolean') {
+    throw new TypeError(`settings["safe-retry"].typeAware must be a boolean, got ${JSON.stringify(typeAware)}`);
+  }
+  return typeAware === undefined ? out : { ...out, typeAware };
 }

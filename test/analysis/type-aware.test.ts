@@ -1,0 +1,49 @@
+/**
+ * The type-aware layer resolves calls across files; it only runs with the setting the
+ * recommended-type-checked preset carries, so the syntactic preset's results never change.
+ */
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import plugin from '../../src/index.js';
+
+const cwd = new URL('../fixtures/typed/', import.meta.url).pathname;
+
+async function lint(preset: 'recommended' | 'recommended-type-checked', typed: boolean) {
+  const eslint = new ESLint({
+    cwd,
+    overrideConfigFile: true,
+    overrideConfig: [
+      {
+        files: ['**/*.ts'],
+        languageOptions: {
+          parser: tseslint.parser as never,
+          parserOptions: typed ? { projectService: true, tsconfigRootDir: cwd } : {},
+        },
+      },
+      plugin.configs[preset] as never,
+      // Only the idempotency rule is under test here.
+      { rules: Object.fromEntries(Object.keys(plugin.rules).map((r) => [`safe-retry/${r}`, r === 'no-unsafe-write-retry' ? 'error' : 'off'])) },
+    ],
+  });
+  const [result] = await eslint.lintFiles(['caller.ts']);
+  return result!.messages.map((m) => `${m.line}:${m.ruleId}`);
+}
+
+describe('type-aware layer', () => {
+  it('reads the HTTP method and the @idempotent tag of functions declared in other files', async () => {
+    // syncLedger posts (line 6); createOrUpdateOrder is tagged @idempotent; loadLedger is a GET.
+    expect(await lint('recommended-type-checked', true)).toEqual(['6:safe-retry/no-unsafe-write-retry']);
+  }, 60_000);
+
+  it('leaves the syntactic preset unchanged whether or not type information exists', async () => {
+    // By name alone: "create..." is a write, "sync..." and "load..." are not judged as writes.
+    const expected = ['7:safe-retry/no-unsafe-write-retry'];
+    expect(await lint('recommended', false)).toEqual(expected);
+    expect(await lint('recommended', true)).toEqual(expected);
+  }, 60_000);
+
+  it('falls back to the syntax when the type-checked preset runs without type information', async () => {
+    expect(await lint('recommended-type-checked', false)).toEqual(['7:safe-retry/no-unsafe-write-retry']);
+  }, 60_000);
+});
