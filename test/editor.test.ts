@@ -182,3 +182,43 @@ describe('coverage of the editor checks', () => {
     expect(suggestions).toBeGreaterThan(5);
   });
 });
+
+describe('in the editor: Spring YAML with the resilience4j preset', () => {
+  const yaml = [
+    'spring.application.name: payments',
+    'resilience4j.retry:',
+    '  configs:',
+    '    default:',
+    '      max-attempts: 9',
+    '      wait-duration: 1s',
+    '      enable-exponential-backoff: true',
+    '  instances:',
+    '    sber:',
+    '      base-config: default',
+    '      enable-exponential-backoff: false',
+    '      retry-exceptions: [java.io.IOException, org.springframework.web.client.RestClientException]',
+    'resilience4j.retry.instances.partners.max-attempts: 12',
+    '',
+  ].join('\n');
+
+  it('squiggles the setting or the instance name, never the block', async () => {
+    const { default: safeRetry } = await import('../dist/index.js');
+    const yamlEslint = new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [safeRetry.configs.resilience4j as Linter.Config] });
+    const [result] = await yamlEslint.lintText(yaml, { filePath: `${cwd}src/main/resources/application.yml` });
+    const found = result!.messages.map((m) => `${m.ruleId?.replace('safe-retry/', '')} ${m.line} ${covered(yaml, m)}`);
+    expect(found).toEqual(expect.arrayContaining([
+      'max-retry-attempts 5 max-attempts: 9',
+      'require-jitter 7 enable-exponential-backoff: true',
+      'require-exponential-backoff 11 enable-exponential-backoff: false',
+      'no-retry-on-client-error 12 org.springframework.web.client.RestClientException',
+      'max-retry-attempts 13 max-attempts: 12',
+      'max-retry-duration 13 partners',
+    ]));
+    for (const m of result!.messages) {
+      const text = covered(yaml, m);
+      expect(text, `${m.ruleId} at ${m.line}`).toBeDefined();
+      expect(text!.length).toBeLessThan(yaml.split('\n')[m.line - 1]!.trim().length + 1);
+    }
+  });
+});
+

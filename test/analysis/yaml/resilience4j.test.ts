@@ -4,7 +4,7 @@
  * `resilience4j.retry.instances.sber` block, shared configs with base-config, dotted keys,
  * profiles, anchors and TimeLimiter/CircuitBreaker neighbours.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ESLint, Linter } from 'eslint';
@@ -44,8 +44,8 @@ interface YamlFinding {
 }
 
 /** Lints like the preset does; `preset` picks the rule levels (`all` includes strict-only rules). */
-function lintYaml(code: string, preset: 'resilience4j' | 'all' = 'resilience4j', filename = 'application.yml'): YamlFinding[] {
-  const rules = preset === 'all' ? plugin.configs.all.rules : plugin.configs.resilience4j.rules;
+function lintYaml(code: string, preset: 'resilience4j' | 'all' | Record<string, unknown> = 'resilience4j', filename = 'application.yml'): YamlFinding[] {
+  const rules = preset === 'all' ? plugin.configs.all.rules : preset === 'resilience4j' ? plugin.configs.resilience4j.rules : preset;
   const prev = process.env['SAFE_RETRY_STRICT_ANALYSIS'];
   process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1'; // an internal error must fail the test, not hide
   try {
@@ -467,4 +467,53 @@ describe('the resilience4j preset', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+/** The `## Resilience4j YAML` section of each rule doc: incorrect blocks report, correct ones do not. */
+function yamlExamples(markdown: string): Array<{ kind: 'incorrect' | 'correct'; code: string; line: number }> {
+  const out: Array<{ kind: 'incorrect' | 'correct'; code: string; line: number }> = [];
+  const lines = markdown.split('\n');
+  let section = '';
+  let kind: 'incorrect' | 'correct' | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('## ')) { section = line.slice(3).trim(); kind = undefined; continue; }
+    if (line.startsWith('### ')) {
+      const title = line.slice(4).trim().toLowerCase();
+      kind = title.startsWith('incorrect') ? 'incorrect' : title.startsWith('correct') ? 'correct' : undefined;
+      continue;
+    }
+    if (section === 'Resilience4j YAML' && kind && /^```ya?ml\s*$/.test(line)) {
+      let end = i + 1;
+      while (end < lines.length && !lines[end]!.startsWith('```')) end++;
+      out.push({ kind, code: lines.slice(i + 1, end).join('\n') + '\n', line: i + 2 });
+      i = end;
+    }
+  }
+  return out;
+}
+
+const docsDir = new URL('../../../rules-docs/', import.meta.url);
+const yamlDocs = readdirSync(docsDir).filter((f) => f.endsWith('.md')).map((f) => [f.replace(/\.md$/, ''), readFileSync(new URL(f, docsDir), 'utf8')] as const)
+  .filter(([, markdown]) => markdown.includes('## Resilience4j YAML'));
+
+describe.each(yamlDocs)('rules-docs/%s.md, Resilience4j YAML', (rule, markdown) => {
+  const examples = yamlExamples(markdown);
+
+  it('has incorrect and correct YAML examples', () => {
+    expect(examples.some((e) => e.kind === 'incorrect')).toBe(true);
+    expect(examples.some((e) => e.kind === 'correct')).toBe(true);
+  });
+
+  it.each(examples.map((e) => [`${e.kind} example at line ${e.line}`, e] as const))('%s', (_title, example) => {
+    const findings = lintYaml(example.code, { [`safe-retry/${rule}`]: 'error' });
+    if (example.kind === 'incorrect') expect(findings.length, example.code).toBeGreaterThan(0);
+    else expect(findings, example.code).toEqual([]);
+  });
+});
+
+it('documents YAML in every rule that judges it', () => {
+  expect(yamlDocs.map(([rule]) => rule).sort()).toEqual([
+    'max-retry-attempts', 'max-retry-duration', 'no-retry-on-client-error', 'require-circuit-breaker', 'require-exponential-backoff', 'require-jitter',
+  ]);
 });
