@@ -13,6 +13,7 @@ import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites, mayContainHandWrittenRetry } from './hand-written.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
+import { declaredDescriptors, findWrapperSites, helpersOf, type FileEnvironment } from './wrappers/index.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 
 export type { RetrySite } from './model.js';
@@ -36,17 +37,26 @@ export function getRetryModel(context: AnyContext): RetryModel {
   let model = cache.get(program);
   if (!model) {
     // Resilience4j's Spring YAML feeds the same rules through the same model shape.
-    model = isYamlProgram(sourceCode) ? buildYamlModel(sourceCode, context.filename) : buildModel(sourceCode, LIBRARIES, readSettings(context.settings));
+    model = isYamlProgram(sourceCode) ? buildYamlModel(sourceCode, context.filename) : buildModel(sourceCode, LIBRARIES, readSettings(context.settings), fileEnvironment(context));
     cache.set(program, model);
   }
   return model;
 }
 
+/** Where the file lives and how it was parsed: lets the model follow imports of the team's retry helpers. */
+function fileEnvironment(context: AnyContext): FileEnvironment {
+  const languageOptions = context.languageOptions as { parser?: unknown; parserOptions?: unknown } | undefined;
+  return { filename: context.physicalFilename ?? context.filename, parser: languageOptions?.parser, parserOptions: languageOptions?.parserOptions };
+}
+
 export function buildModel(
   sourceCode: Readonly<TSESLint.SourceCode>,
-  libraries: readonly LibraryDescriptor[] = LIBRARIES,
+  catalogue: readonly LibraryDescriptor[] = LIBRARIES,
   settings: SafeRetrySettings = {},
+  env?: FileEnvironment,
 ): RetryModel {
+  // Declared helpers (settings wrappers) are judged through the same catalogue path as libraries.
+  const libraries = settings.wrappers?.length ? [...catalogue, ...declaredDescriptors(settings.wrappers)] : catalogue;
   const evaluator = createEvaluator(sourceCode);
   const imports = buildImportTable(sourceCode);
   let index: Map<string, TSESTree.Node[]> | undefined;
@@ -81,9 +91,22 @@ export function buildModel(
       reportInternalError('hand-written', sourceCode, error);
     }
   }
+  try {
+    const wrapped = findWrapperSites(context, sites, env, analyseImported);
+    for (let i = 0; i < sites.length; i++) sites[i] = wrapped.replace.get(sites[i]!) ?? sites[i]!;
+    sites.push(...wrapped.sites);
+  } catch (error) {
+    reportInternalError('wrappers', sourceCode, error);
+  }
   const byId = new Map(libraries.map((l) => [l.id, l]));
   const operations = createOperationAnalysis(context, () => sites, settings, (id) => byId.get(id)?.attemptParameter);
   return { sites, imports, evaluator, context, operations };
+}
+
+/** Another file of the project, read for the retry helpers it exports (its own imports are not followed). */
+function analyseImported(sourceCode: Readonly<TSESLint.SourceCode>) {
+  const model = buildModel(sourceCode, [], {});
+  return { ctx: model.context, helpers: helpersOf(model.context) };
 }
 
 function reportInternalError(where: string, sourceCode: Readonly<TSESLint.SourceCode>, error: unknown) {

@@ -109,7 +109,17 @@ export interface RetrySite {
   readonly retriesWrites?: Setting<boolean> | undefined;
   /** Calls that run operations through this site when it defines a reusable policy or client. */
   readonly executions?: readonly Execution[] | undefined;
+  /**
+   * For a call to the team's own retry helper (`withRetry(fn, opts)`): the findings that belong to
+   * the helper's own code rather than to this call (its hard-coded numbers and defaults, its lack
+   * of a breaker). The values stay set (a nested retry still multiplies them); rules report these
+   * once, where the helper is written, instead of at every call.
+   */
+  readonly fromHelper?: ReadonlySet<HelperFinding> | undefined;
 }
+
+/** What a rule may leave to the helper's own site: one kind of finding per rule. */
+export type HelperFinding = 'attempts' | 'duration' | 'backoff' | 'jitter' | 'breaker';
 
 /**
  * A call that runs an operation through a retry defined elsewhere: `policy.read(fn)`,

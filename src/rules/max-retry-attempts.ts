@@ -43,6 +43,8 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         for (const site of getRetryModel(context).sites) {
           if (site.kind === 'durable') continue;
+          // A helper's own bound is reported once, in the helper, not at every call to it.
+          if (site.fromHelper?.has('attempts')) continue;
           const attempts = site.attempts.value;
           if (!isKnown(attempts) || attempts <= max) continue;
           const edits = site.fixes?.attempts?.(3);

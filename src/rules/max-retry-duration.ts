@@ -45,7 +45,7 @@ export default createRule<Options, MessageIds>({
     return {
       'Program:exit'() {
         for (const site of getRetryModel(context).sites) {
-          if (site.kind === 'durable' || site.attempts.value === 1) continue;
+          if (site.kind === 'durable' || site.attempts.value === 1 || site.fromHelper?.has('duration')) continue;
           const worst = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
           if (!isKnown(worst) || worst <= maxMs) continue;
           context.report({

@@ -27,6 +27,7 @@ export default createRule<Options, MessageIds>({
         for (const site of model.sites) {
           // Library defaults nobody wrote (a plain got call, an SDK client) are not this rule's target.
           if (site.kind === 'durable' || site.implicit || site.attempts.value === 1) continue;
+          if (site.fromHelper?.has('breaker')) continue; // the helper composes with a breaker or not, once
           if (model.operations.breakerOf(site)) continue;
           context.report({ node: site.reportNode, messageId: 'noBreaker', data: { label: site.label } });
         }

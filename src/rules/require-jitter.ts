@@ -31,6 +31,7 @@ export default createRule<Options, MessageIds>({
           const growth = site.delay.growth;
           if (growth !== 'exponential' && growth !== 'polynomial') continue;
           if (site.jitter.value !== false || site.attempts.value === 1) continue;
+          if (site.fromHelper?.has('jitter')) continue; // reported in the helper itself
           const edits = site.fixes?.jitter?.();
           const fix = optionEditsFix(site, edits, context.sourceCode);
           context.report({

@@ -1,0 +1,139 @@
+/**
+ * The team's own retry helpers as retry sites: calls to helpers found in this file, and calls to
+ * helpers imported from other files of the project (relative imports, workspace packages).
+ * See inferred.ts for how a helper is recognised and who reports what.
+ */
+import { isAbsolute } from 'node:path';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { joinPath } from '../imports.js';
+import type { AnalysisContext } from '../library.js';
+import type { Node, RetrySite } from '../model.js';
+import { propertyKey } from '../static-value.js';
+import { contains, findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
+import { findExportedHelper, isFollowable, resolveImport, type AnalyseFile, type ParseEnvironment } from './modules.js';
+
+export { declaredDescriptors } from './declared.js';
+export { clearModuleCache, moduleCacheStats } from './modules.js';
+
+type Fn = TSESTree.FunctionLike;
+
+/** Where the linted file lives and how it was parsed; without a filename nothing is followed. */
+export interface FileEnvironment extends ParseEnvironment {
+  readonly filename?: string | undefined;
+}
+
+export interface WrapperResult {
+  /** Retry sites for calls to helpers. */
+  readonly sites: RetrySite[];
+  /** Helper sites to replace: their body read with the helper's own defaults. */
+  readonly replace: ReadonlyMap<RetrySite, RetrySite>;
+}
+
+const helpersByContext = new WeakMap<AnalysisContext, ReadonlyMap<Fn, WrapperHelper>>();
+
+/** The helpers found in a file, once its model is built (used when another file imports it). */
+export function helpersOf(ctx: AnalysisContext): ReadonlyMap<Fn, WrapperHelper> {
+  return helpersByContext.get(ctx) ?? new Map();
+}
+
+export function findWrapperSites(
+  ctx: AnalysisContext,
+  sites: readonly RetrySite[],
+  env: FileEnvironment | undefined,
+  analyse: AnalyseFile,
+): WrapperResult {
+  const out: RetrySite[] = [];
+  const replace = new Map<RetrySite, RetrySite>();
+  const taken = new Set<Node>(sites.map((s) => s.node));
+  const handWritten = sites.filter((s) => s.library === 'hand-written');
+  const helpers = handWritten.length ? findWrapperHelpers(ctx, handWritten) : new Map<Fn, WrapperHelper>();
+  helpersByContext.set(ctx, helpers);
+
+  const addCall = (helper: WrapperHelper, call: TSESTree.CallExpression, callee: Node): boolean => {
+    if (taken.has(call)) return false;
+    const s = wrapperCallSite(helper, call, callee, ctx);
+    if (!s) return false;
+    taken.add(call);
+    out.push(s);
+    return true;
+  };
+
+  // Helpers written in this file.
+  for (const helper of helpers.values()) {
+    let called = false;
+    for (const ref of helper.variable?.references ?? []) {
+      const id = ref.identifier as Node;
+      const call = id.parent;
+      if (ref.isWrite() || call?.type !== T.CallExpression || call.callee !== id || contains(helper.fn, call)) continue;
+      if (addCall(helper, call, id)) called = true;
+    }
+    // Its own site then speaks for its defaults only; each call speaks for what it passes.
+    const own = called ? helper.defaults() : undefined;
+    if (own && own !== helper.site) replace.set(helper.site, own);
+  }
+
+  // Helpers imported from other files of the project.
+  const filename = env?.filename;
+  if (filename && isAbsolute(filename)) {
+    for (const binding of ctx.imports.bindings) {
+      if (!isFollowable(binding.module)) continue;
+      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && passesFunction(c.call, ctx));
+      // Only imports called with a function argument are worth a parse of another file.
+      if (calls.length === 0) continue;
+      const file = resolveImport(binding.module, filename);
+      if (!file) continue;
+      for (const c of calls) {
+        const helper = findExportedHelper(file, exportName(c.path), env, analyse);
+        if (helper) addCall(helper, c.call, c.callee);
+      }
+    }
+  }
+  return { sites: out, replace };
+}
+
+interface CallThrough {
+  readonly call: TSESTree.CallExpression;
+  readonly callee: Node;
+  readonly path: string;
+}
+
+/** Calls through an import binding: `withRetry(...)`, `retry.withRetry(...)`. */
+function callsThrough(variable: TSESLint.Scope.Variable, path: string): CallThrough[] {
+  const out: CallThrough[] = [];
+  for (const ref of variable.references) {
+    if (ref.isWrite()) continue;
+    let expression: Node = ref.identifier as Node;
+    let p = path;
+    while (expression.parent?.type === T.MemberExpression && expression.parent.object === expression) {
+      const key = propertyKey(expression.parent, () => undefined);
+      if (key === undefined) break;
+      p = joinPath(p, key);
+      expression = expression.parent;
+    }
+    const call = expression.parent;
+    if (call?.type === T.CallExpression && call.callee === expression) out.push({ call, callee: expression, path: p });
+  }
+  return out;
+}
+
+/** `module` (a CommonJS require or namespace) called directly is the default export. */
+function exportName(path: string): string {
+  return path === 'module' ? 'default' : path;
+}
+
+function passesFunction(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean {
+  return call.arguments.some((a) => {
+    if (a.type === T.ArrowFunctionExpression || a.type === T.FunctionExpression) return true;
+    if (a.type === T.ObjectExpression) {
+      return a.properties.some((p) => p.type === T.Property && (p.value.type === T.ArrowFunctionExpression || p.value.type === T.FunctionExpression || p.method));
+    }
+    if (a.type !== T.Identifier && a.type !== T.MemberExpression) return false;
+    try {
+      const v = ctx.evaluator.evaluate(a);
+      return typeof v === 'object' && v !== null && 'kind' in v && v.kind === 'function';
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,498 @@
+/**
+ * Inferred retry helpers: a function whose body is a hand-written retry around a callback
+ * parameter (`withRetry(fn, { retries = 3 } = {})` running `fn()` in a loop), or around a call it
+ * makes with its parameters (`getJson(url, tries = 3)` retrying `fetch(url)`), is a retry wrapper.
+ * Every call to it is a retry site: its operation is the argument passed in, and its numbers are
+ * the helper's body read as called with that call's arguments.
+ *
+ * Who reports what: the helper's own site (its body, read with its defaults) keeps every finding
+ * about numbers written in the helper (hard-coded or defaults); a call site carries the same
+ * values (so nested retries multiply them) but marks them `fromHelper`, so rules report them once,
+ * in the helper. What a call changes through its arguments (`{ retries: 10 }`) is the call's own
+ * finding, shown on that argument. What the call retries (writes, keys, nested layers) is judged
+ * at the call, where the operation is written.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { findHandWrittenSites, type ArgumentObject, type ArgumentValue, type BoundCall } from '../hand-written.js';
+import type { AnalysisContext } from '../library.js';
+import { labelOf } from '../library.js';
+import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
+import { UNKNOWN, findVariable, unwrap, type Maybe } from '../static-value.js';
+
+type Fn = TSESTree.FunctionLike;
+type Variable = TSESLint.Scope.Variable;
+
+/** Where a parameter value sits in a call: the argument index, then object keys inside it. */
+export interface ParamPath {
+  readonly index: number;
+  readonly keys: readonly string[];
+}
+
+export interface WrapperHelper {
+  readonly fn: Fn;
+  readonly name: string;
+  /** The binding the helper is called through in its own file. */
+  readonly variable: Variable | undefined;
+  /** The hand-written site inside the helper (as first found). */
+  readonly site: RetrySite;
+  /** `callback`: the retried call is a parameter; `forwarding`: it is built from the parameters. */
+  readonly kind: 'callback' | 'forwarding';
+  /** For callbacks: which argument (and key inside it) is the retried function. */
+  readonly operation?: ParamPath | undefined;
+  /** The file the helper is written in. */
+  readonly ctx: AnalysisContext;
+  /** The helper's own site: its body read as called without arguments (its defaults). */
+  defaults(): RetrySite | undefined;
+  /** The helper's body read as called with these arguments (cached per distinct arguments). */
+  specialise(args: readonly ArgumentValue[]): RetrySite | undefined;
+}
+
+const MAX_CALL_CACHE = 64;
+
+/** The retry helpers of a file, from its hand-written sites. */
+export function findWrapperHelpers(ctx: AnalysisContext, handWritten: readonly RetrySite[]): Map<Fn, WrapperHelper> {
+  const out = new Map<Fn, WrapperHelper>();
+  for (const s of handWritten) {
+    if (!s.operation) continue;
+    const found = wrapperOf(ctx, s);
+    if (!found || out.has(found.fn)) continue;
+    out.set(found.fn, makeHelper(ctx, s, found));
+  }
+  return out;
+}
+
+interface Found {
+  fn: Fn;
+  kind: 'callback' | 'forwarding';
+  operation?: ParamPath | undefined;
+  name: string;
+  variable: Variable | undefined;
+}
+
+function wrapperOf(ctx: AnalysisContext, s: RetrySite): Found | undefined {
+  let op = unwrap(s.operation!);
+  if (op.type === T.AwaitExpression) op = unwrap(op.argument);
+  if (op.type !== T.CallExpression && op.type !== T.NewExpression) return undefined;
+  // `fn()`, `fn.call(this)`, `opts.task()`: the retried call is a parameter of an enclosing function.
+  let callee = unwrap(op.callee);
+  if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier && ['call', 'apply'].includes(callee.property.name)) {
+    callee = unwrap(callee.object);
+  }
+  const direct = parameterPathOf(ctx, callee);
+  if (direct && contains(direct.fn, s.node)) {
+    const named = nameOf(ctx, direct.fn);
+    if (named) return { fn: direct.fn, kind: 'callback', operation: direct.path, ...named };
+  }
+  // `fetch(url, init)`: the retried call is built from the parameters of an enclosing named function.
+  let best: Fn | undefined;
+  walk(op, ctx, (n) => {
+    if (n.type !== T.Identifier) return;
+    const v = variableOf(ctx, n);
+    const def = v?.defs[0];
+    if (!def || def.type !== 'Parameter') return;
+    const fn = def.node as Fn;
+    if (!contains(fn, s.node) || !nameOf(ctx, fn)) return;
+    if (!best || contains(best, fn)) best = fn;
+  });
+  if (!best) return undefined;
+  return { fn: best, kind: 'forwarding', ...nameOf(ctx, best)! };
+}
+
+/** The parameter (and keys into it) an expression reads: `fn` -> {0}, `opts.task` -> {1, [task]}. */
+function parameterPathOf(ctx: AnalysisContext, expr: Node): { fn: Fn; path: ParamPath } | undefined {
+  const keys: string[] = [];
+  let n = unwrap(expr);
+  while (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier) {
+    keys.unshift(n.property.name);
+    n = unwrap(n.object);
+  }
+  if (n.type !== T.Identifier) return undefined;
+  const v = variableOf(ctx, n);
+  const def = v?.defs[0];
+  if (!v || v.defs.length !== 1 || def?.type !== 'Parameter') return undefined;
+  const fn = def.node as Fn;
+  const at = pathInParams(fn, def.name as Node);
+  return at ? { fn, path: { index: at.index, keys: [...at.keys, ...keys] } } : undefined;
+}
+
+/** Index of the parameter holding `name`, and the object keys down a destructuring pattern. */
+export function pathInParams(fn: Fn, name: Node): ParamPath | undefined {
+  const keys: string[] = [];
+  let n: Node = name;
+  for (let guard = 0; guard < 32; guard++) {
+    const i = (fn.params as Node[]).indexOf(n);
+    if (i >= 0) return { index: i, keys: keys.reverse() };
+    const p: Node | undefined = n.parent;
+    if (!p) return undefined;
+    if (p.type === T.Property && p.value === n && p.parent?.type === T.ObjectPattern) {
+      if (p.computed) return undefined;
+      const key = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+      if (key === undefined) return undefined;
+      keys.push(key);
+    } else if (p.type === T.ArrayPattern) {
+      keys.push(String(p.elements.indexOf(n as never)));
+    } else if (!(p.type === T.AssignmentPattern && p.left === n) && p.type !== T.ObjectPattern) {
+      return undefined;
+    }
+    n = p;
+  }
+  return undefined;
+}
+
+/** The name a function is called by: its declaration, or the const it is assigned to. */
+function nameOf(ctx: AnalysisContext, fn: Fn): { name: string; variable: Variable | undefined } | undefined {
+  const sm = ctx.sourceCode.scopeManager;
+  try {
+    if (fn.type === T.FunctionDeclaration) {
+      if (!fn.id) return fn.parent?.type === T.ExportDefaultDeclaration ? { name: 'default', variable: undefined } : undefined;
+      const name = fn.id.name;
+      return { name, variable: sm?.getDeclaredVariables(fn).find((v) => v.name === name) };
+    }
+    let holder: Node = fn;
+    while (holder.parent && (holder.parent.type === T.TSAsExpression || holder.parent.type === T.TSSatisfiesExpression)) holder = holder.parent;
+    const p = holder.parent;
+    if (p?.type === T.VariableDeclarator && p.init === holder && p.id.type === T.Identifier) {
+      return { name: p.id.name, variable: sm?.getDeclaredVariables(p)[0] };
+    }
+    if (p?.type === T.ExportDefaultDeclaration) return { name: 'default', variable: undefined };
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHelper {
+  const calls = new Map<string, RetrySite | null>();
+  let defaults: RetrySite | null | undefined;
+  const run = (args: readonly ArgumentValue[]): RetrySite | null => {
+    try {
+      const bound: BoundCall = { fn: found.fn, args };
+      const sites = findHandWrittenSites(ctx, bound);
+      return sites.find((x) => x.node === s.node) ?? null;
+    } catch (error) {
+      if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
+      return null;
+    }
+  };
+  return {
+    ...found,
+    site: s,
+    ctx,
+    defaults() {
+      if (defaults === undefined) defaults = run([]);
+      return defaults ?? undefined;
+    },
+    specialise(args) {
+      const key = keyOf(args);
+      let hit = calls.get(key);
+      if (hit === undefined) {
+        hit = run(args);
+        if (calls.size >= MAX_CALL_CACHE) calls.delete(calls.keys().next().value!);
+        calls.set(key, hit);
+      }
+      return hit ?? undefined;
+    },
+  };
+}
+
+function keyOf(args: readonly ArgumentValue[]): string {
+  const enc = (v: ArgumentValue): unknown => {
+    if (v === UNKNOWN) return { u: 1 };
+    if (v === undefined) return { d: 1 };
+    if (typeof v === 'number' && !Number.isFinite(v)) return { n: String(v) };
+    if (Array.isArray(v)) return (v as ArgumentValue[]).map(enc);
+    if (typeof v === 'object' && v !== null) {
+      const o = v as ArgumentObject;
+      return { o: [...o.properties].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, enc(x)]), open: o.open };
+    }
+    return v;
+  };
+  return JSON.stringify(args.map(enc));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Call sites
+
+/** Plain values of a call's arguments, and the caller's node for each (path `1.retries`). */
+export interface ReadArguments {
+  readonly values: readonly ArgumentValue[];
+  readonly nodes: ReadonlyMap<string, Node>;
+}
+
+export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContext, arity: number): ReadArguments {
+  const values: ArgumentValue[] = [];
+  const nodes = new Map<string, Node>();
+  for (let i = 0; i < call.arguments.length; i++) {
+    const arg = call.arguments[i]!;
+    if (arg.type === T.SpreadElement) {
+      // Positions from here on are not known.
+      while (values.length < Math.max(arity, i + 1)) values.push(UNKNOWN);
+      break;
+    }
+    nodes.set(String(i), arg);
+    values.push(readValue(arg, ctx, String(i), nodes, 0));
+  }
+  return { values, nodes };
+}
+
+function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number): ArgumentValue {
+  if (depth > 4) return UNKNOWN;
+  let resolved: Node;
+  try {
+    resolved = ctx.evaluator.resolve(node);
+  } catch {
+    return UNKNOWN;
+  }
+  if (resolved.type === T.ObjectExpression) {
+    const properties = new Map<string, ArgumentValue>();
+    let open = false;
+    const add = (object: TSESTree.ObjectExpression, d: number) => {
+      for (const p of object.properties) {
+        if (p.type === T.SpreadElement) {
+          const inner = ctx.evaluator.resolve(p.argument);
+          if (inner.type === T.ObjectExpression && d < 4) add(inner, d + 1);
+          else {
+            // Keys written before an unknown spread may be overridden by it.
+            open = true;
+            properties.clear();
+          }
+          continue;
+        }
+        if (p.type !== T.Property) continue;
+        const key = !p.computed && p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+        if (key === undefined) {
+          open = true;
+          continue;
+        }
+        const at = `${path}.${key}`;
+        nodes.set(at, p);
+        properties.set(key, p.kind === 'init' && !p.method ? readValue(p.value as Node, ctx, at, nodes, depth + 1) : UNKNOWN);
+      }
+    };
+    add(resolved, 0);
+    return { properties, open };
+  }
+  if (resolved.type === T.ArrowFunctionExpression || resolved.type === T.FunctionExpression) return UNKNOWN;
+  const v = ctx.evaluator.evaluate(resolved);
+  if (v === UNKNOWN) return UNKNOWN;
+  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (Array.isArray(v)) {
+    return v.every((x) => x === null || x === undefined || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean')
+      ? (v as ArgumentValue[])
+      : UNKNOWN;
+  }
+  return UNKNOWN;
+}
+
+/** A retry site for one call of a helper, or undefined when its body cannot be read for it. */
+export function wrapperCallSite(
+  helper: WrapperHelper,
+  call: TSESTree.CallExpression,
+  callee: Node,
+  caller: AnalysisContext,
+): RetrySite | undefined {
+  const args = readArguments(call, caller, helper.fn.params.length);
+  const own = helper.defaults();
+  const at = helper.specialise(args.values);
+  if (!own || !at) return undefined;
+  const fromHelper = new Set<HelperFinding>(['breaker']);
+  const attemptsOwned = !same(at.attempts.value, own.attempts.value);
+  const backoffOwned = !sameSchedule(at.delay, own.delay);
+  const jitterOwned = !same(at.jitter.value, own.jitter.value) || backoffOwned;
+  const filterOwned = !sameFilter(at.errorFilter, own.errorFilter);
+  if (!attemptsOwned) fromHelper.add('attempts');
+  if (!backoffOwned) fromHelper.add('backoff');
+  if (!jitterOwned) fromHelper.add('jitter');
+  if (!attemptsOwned && !backoffOwned) fromHelper.add('duration');
+
+  const where = (node: Node | undefined, prefer: RegExp): Node | undefined =>
+    node ? callerNodeFor(helper, node, args.nodes, prefer) : undefined;
+  const attemptsNode = attemptsOwned ? where(at.attempts.node, ATTEMPT_WORDS) : undefined;
+  const delayNode = backoffOwned ? where(at.delay.node, DELAY_WORDS) : undefined;
+  const jitterNode = jitterOwned ? where(at.jitter.node, JITTER_WORDS) ?? delayNode : undefined;
+  const filterNode = filterOwned ? where(at.errorFilter.node ?? at.errorFilter.clientErrors[0]?.node ?? at.errorFilter.retriesEverything, FILTER_WORDS) : undefined;
+
+  const delay: DelaySchedule = { ...at.delay, node: delayNode };
+  // Filter findings written in the helper stay there; a call that passes its own list owns its entries.
+  const errorFilter: ErrorFilter = filterOwned
+    ? {
+      kind: at.errorFilter.kind,
+      clientErrors: at.errorFilter.clientErrors.map((c): ClientErrorInclusion => ({ status: c.status, node: filterNode ?? callee })),
+      retriesEverything: at.errorFilter.retriesEverything ? filterNode ?? callee : undefined,
+      node: filterNode,
+    }
+    : { kind: at.errorFilter.kind, clientErrors: [] };
+
+  const name = labelOf(callee, caller.sourceCode);
+  const passedOperation = helper.operation ? args.nodes.get(pathKey(helper.operation)) : undefined;
+  return {
+    library: `wrapper:${helper.name}`,
+    label: `${name}()`,
+    kind: 'in-memory',
+    node: call,
+    reportNode: callee,
+    attempts: { value: at.attempts.value, node: attemptsNode },
+    delay,
+    jitter: { value: at.jitter.value, node: jitterNode },
+    errorFilter,
+    deadlineMs: { value: at.deadlineMs.value },
+    attemptTimeoutMs: { value: at.attemptTimeoutMs.value },
+    // A forwarding helper repeats the call it makes from these arguments: the call stands for it.
+    operation: helper.kind === 'callback' ? passedOperation && valueAt(passedOperation) : call,
+    clientLevel: false,
+    fromHelper,
+  };
+}
+
+/** A Property stands for its value when it is the operation (`withRetry({ task: () => ... })`). */
+function valueAt(node: Node): Node {
+  return node.type === T.Property ? node.value as Node : node;
+}
+
+function pathKey(p: ParamPath): string {
+  return [String(p.index), ...p.keys].join('.');
+}
+
+const ATTEMPT_WORDS = /retr|attempt|tries|times|count|max|limit/i;
+const DELAY_WORDS = /delay|wait|backoff|interval|factor|base|min|timeout|ms$|sleep/i;
+const JITTER_WORDS = /jitter|random/i;
+const FILTER_WORDS = /retry|should|when|on|filter|status|codes|if/i;
+
+/**
+ * The argument or property of the call that sets what the helper reads at `node`: the parameters
+ * `node` depends on (through consts, destructuring, counters), matched to what the call passes.
+ */
+function callerNodeFor(helper: WrapperHelper, node: Node, passed: ReadonlyMap<string, Node>, prefer: RegExp): Node | undefined {
+  const paths = new Map<string, ParamPath>();
+  try {
+    traceParameters(helper, node, paths, new Set(), 0);
+  } catch {
+    return undefined;
+  }
+  const candidates: { key: string; node: Node; score: number }[] = [];
+  for (const [key, p] of paths) {
+    // The deepest thing the call writes on the way to that parameter.
+    const parts = key.split('.');
+    for (let len = parts.length; len >= 1; len--) {
+      const k = parts.slice(0, len).join('.');
+      const n = passed.get(k);
+      if (!n) continue;
+      candidates.push({ key: k, node: n, score: (prefer.test(p.keys[p.keys.length - 1] ?? '') ? 2 : 0) + len / 100 });
+      break;
+    }
+    // A whole options object traced: the properties the call writes inside it.
+    for (const [k, n] of passed) {
+      if (k.startsWith(`${key}.`) && prefer.test(k.slice(k.lastIndexOf('.') + 1))) candidates.push({ key: k, node: n, score: 1.5 });
+    }
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  return candidates[0]?.node;
+}
+
+function traceParameters(helper: WrapperHelper, node: Node, out: Map<string, ParamPath>, seen: Set<Variable>, depth: number): void {
+  if (depth > 6) return;
+  const ctx = helper.ctx;
+  walk(node, ctx, (n) => {
+    if (n.type !== T.Identifier) return;
+    const parent = n.parent;
+    if (parent?.type === T.MemberExpression && parent.property === n && !parent.computed) return;
+    if (parent?.type === T.Property && parent.key === n && !parent.computed && parent.value !== n) return;
+    const v = variableOf(ctx, n);
+    if (!v || seen.has(v) || v.defs.length !== 1) return;
+    seen.add(v);
+    const def = v.defs[0]!;
+    if (def.type === 'Parameter' && def.node === helper.fn) {
+      const at = pathInParams(helper.fn, def.name as Node);
+      if (!at) return;
+      const keys = [...at.keys];
+      let m: Node = n;
+      while (m.parent?.type === T.MemberExpression && m.parent.object === m && !m.parent.computed && m.parent.property.type === T.Identifier) {
+        keys.push(m.parent.property.name);
+        m = m.parent;
+      }
+      const p = { index: at.index, keys };
+      out.set(pathKey(p), p);
+      return;
+    }
+    if (def.type === 'Variable') {
+      const declarator = def.node as TSESTree.VariableDeclarator;
+      if (!contains(helper.fn, declarator)) return;
+      // `const { retries = 3 } = opts`: the keys down the pattern extend what the initialiser reads.
+      const sub = patternKeys(declarator.id, def.name as Node);
+      const inner = new Map<string, ParamPath>();
+      if (declarator.init) traceParameters(helper, declarator.init, inner, seen, depth + 1);
+      for (const p of inner.values()) {
+        const q = { index: p.index, keys: [...p.keys, ...sub] };
+        out.set(pathKey(q), q);
+      }
+      // Writes inside the helper (`delay = Math.min(delay * 2, max)`) read more parameters.
+      for (const r of v.references) {
+        const w = r.identifier.parent;
+        if (r.isWrite() && !r.init && w?.type === T.AssignmentExpression && w.left === r.identifier) traceParameters(helper, w.right, out, seen, depth + 1);
+      }
+    }
+  });
+}
+
+function patternKeys(pattern: Node, name: Node): string[] {
+  const keys: string[] = [];
+  let n: Node = name;
+  for (let guard = 0; guard < 32 && n !== pattern; guard++) {
+    const p: Node | undefined = n.parent;
+    if (!p) return [];
+    if (p.type === T.Property && p.value === n && !p.computed && p.key.type === T.Identifier) keys.push(p.key.name);
+    n = p;
+  }
+  return keys.reverse();
+}
+
+function same<V>(a: Maybe<V>, b: Maybe<V>): boolean {
+  return a === b;
+}
+
+function sameSchedule(a: DelaySchedule, b: DelaySchedule): boolean {
+  if (a.growth !== b.growth || a.initialMs !== b.initialMs || a.multiplier !== b.multiplier || a.maxMs !== b.maxMs) return false;
+  for (let n = 1; n <= 6; n++) if (a.upperBound(n) !== b.upperBound(n)) return false;
+  return true;
+}
+
+function sameFilter(a: ErrorFilter, b: ErrorFilter): boolean {
+  return a.kind === b.kind && !!a.retriesEverything === !!b.retriesEverything &&
+    a.clientErrors.map((c) => c.status).join() === b.clientErrors.map((c) => c.status).join();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small AST helpers
+
+export function contains(outer: Node, inner: Node): boolean {
+  return inner.range[0] >= outer.range[0] && inner.range[1] <= outer.range[1];
+}
+
+function variableOf(ctx: AnalysisContext, id: TSESTree.Identifier): Variable | undefined {
+  try {
+    return findVariable(ctx.evaluator.scopeOf(id), id.name);
+  } catch {
+    return undefined;
+  }
+}
+
+const SKIP = new Set(['parent', 'typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'decorators']);
+
+/** Visits an expression's subtree (bounded). */
+function walk(root: Node, ctx: AnalysisContext, visit: (n: Node) => void): void {
+  const keys = ctx.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  const stack: Node[] = [root];
+  let budget = 5000;
+  while (stack.length && budget-- > 0) {
+    const n = stack.pop()!;
+    visit(n);
+    for (const k of keys[n.type] ?? []) {
+      if (SKIP.has(k)) continue;
+      const child = (n as unknown as Record<string, unknown>)[k];
+      if (Array.isArray(child)) {
+        for (const c of child) if (c && typeof (c as Node).type === 'string') stack.push(c as Node);
+      } else if (child && typeof (child as Node).type === 'string') stack.push(child as Node);
+    }
+  }
+}

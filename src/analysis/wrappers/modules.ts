@@ -1,0 +1,338 @@
+/**
+ * Following imports to a team's retry helpers in other files: resolve a relative (or workspace)
+ * import to a file, parse it once with the linted file's parser, and keep only what calls need:
+ * its retry helpers by export name. Parsed files are cached by absolute path, mtime and size in a
+ * bounded module-level map, so a keystroke in the caller costs a stat per followed import.
+ * Nothing here throws: an unreadable or unparsable file is simply not a helper.
+ */
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
+import * as tsParser from '@typescript-eslint/parser';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { SourceCode } from 'eslint';
+import type { AnalysisContext } from '../library.js';
+import { constInitializer, findVariable, unwrap } from '../static-value.js';
+import type { WrapperHelper } from './inferred.js';
+
+type Fn = TSESTree.FunctionLike;
+
+/** How the linted file was parsed, so imported files are parsed the same way. */
+export interface ParseEnvironment {
+  readonly parser?: unknown;
+  readonly parserOptions?: unknown;
+}
+
+/** What a parsed module offers: its helpers by export name, and where it re-exports from. */
+export interface ModuleSummary {
+  readonly file: string;
+  readonly helpers: ReadonlyMap<string, WrapperHelper>;
+  /** `export { a as b } from './x'` (exported -> imported) and `export * from './x'`. */
+  readonly reexports: readonly { readonly from: string; readonly names: ReadonlyMap<string, string> | '*' }[];
+}
+
+/** Builds the analysis of a parsed file (context and helpers); supplied by the model builder. */
+export type AnalyseFile = (sourceCode: Readonly<TSESLint.SourceCode>) => { ctx: AnalysisContext; helpers: ReadonlyMap<Fn, WrapperHelper> };
+
+const MAX_MODULES = 200;
+const summaries = new Map<string, { mtimeMs: number; size: number; summary: ModuleSummary | undefined }>();
+const MAX_RESOLUTIONS = 1000;
+const workspaceResolutions = new Map<string, string | undefined>();
+let parses = 0;
+
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+/** Text that a file without any retry helper or re-export cannot contain. */
+const HINT = /setTimeout|sleep|delay|wait|pause|backoff|retr(?:y|ies)|attempt|catch|\.ok\b|\.status|export\s*(?:\*|\{[^}]*\}\s*from)/i;
+
+/** For tests and long-running editors: forget every parsed file. */
+export function clearModuleCache(): void {
+  summaries.clear();
+  workspaceResolutions.clear();
+}
+
+/** Cache statistics, for tests of the per-keystroke cost. */
+export function moduleCacheStats(): { modules: number; parses: number } {
+  return { modules: summaries.size, parses };
+}
+
+export function isFollowable(specifier: string): boolean {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return true;
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier)) return false;
+  return /^(?:@[\w.-]+\/)?[\w.-]+(?:\/.*)?$/.test(specifier);
+}
+
+/** The file an import points at: relative paths by probing extensions, bare names only as workspace symlinks. */
+export function resolveImport(specifier: string, fromFile: string): string | undefined {
+  try {
+    const dir = dirname(fromFile);
+    if (specifier.startsWith('.') || specifier.startsWith('/')) return probe(resolve(dir, specifier));
+    const key = `${dir}\0${specifier}`;
+    if (workspaceResolutions.has(key)) return workspaceResolutions.get(key);
+    const found = resolveWorkspace(specifier, dir);
+    if (workspaceResolutions.size >= MAX_RESOLUTIONS) workspaceResolutions.delete(workspaceResolutions.keys().next().value!);
+    workspaceResolutions.set(key, found);
+    return found;
+  } catch {
+    return undefined;
+  }
+}
+
+function isFile(p: string): boolean {
+  return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+function probe(base: string): string | undefined {
+  const ext = extname(base);
+  const candidates: string[] = [];
+  if (EXTENSIONS.includes(ext)) {
+    // TypeScript sources import `./retry.js` meaning `./retry.ts`.
+    const stem = base.slice(0, -ext.length);
+    const ts = ext === '.js' ? ['.ts', '.tsx'] : ext === '.mjs' ? ['.mts'] : ext === '.cjs' ? ['.cts'] : ext === '.jsx' ? ['.tsx'] : [];
+    candidates.push(base, ...ts.map((e) => stem + e));
+  }
+  candidates.push(...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => join(base, `index${e}`)));
+  return candidates.find(isFile);
+}
+
+function resolveWorkspace(specifier: string, fromDir: string): string | undefined {
+  const parts = specifier.split('/');
+  const nameLength = specifier.startsWith('@') ? 2 : 1;
+  const name = parts.slice(0, nameLength).join('/');
+  const sub = parts.slice(nameLength).join('/');
+  for (let dir = fromDir; ; ) {
+    const link = join(dir, 'node_modules', name);
+    const st = lstatSync(link, { throwIfNoEntry: false });
+    if (st) {
+      // Installed packages are not followed; a workspace package is a symlink to a source folder.
+      if (!st.isSymbolicLink()) return undefined;
+      const real = realpathSync(link);
+      if (real.split(sep).includes('node_modules')) return undefined;
+      return packageEntry(real, sub);
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function packageEntry(root: string, sub: string): string | undefined {
+  let pkg: Record<string, unknown> = {};
+  try {
+    pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch { /* no manifest: index files only */ }
+  const entries: string[] = [];
+  const fromExports = exportTarget(pkg['exports'], sub ? `./${sub}` : '.');
+  if (fromExports) entries.push(fromExports);
+  if (sub) entries.push(sub);
+  else for (const field of ['source', 'module', 'main']) if (typeof pkg[field] === 'string') entries.push(pkg[field] as string);
+  entries.push(sub ? join(sub, 'index') : 'index');
+  for (const entry of entries) {
+    const found = probe(join(root, entry)) ?? probe(join(root, entry.replace(/^(?:\.\/)?(?:dist|lib|build|out)\//, 'src/').replace(/\.(?:c|m)?js$/, '')));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const CONDITIONS = ['source', 'development', 'import', 'module', 'node', 'default', 'require'];
+
+function exportTarget(exports: unknown, subpath: string): string | undefined {
+  if (typeof exports === 'string') return subpath === '.' ? exports : undefined;
+  if (!exports || typeof exports !== 'object') return undefined;
+  const map = exports as Record<string, unknown>;
+  const keys = Object.keys(map);
+  const target = keys.some((k) => k.startsWith('.')) ? map[subpath] : subpath === '.' ? map : undefined;
+  return pickCondition(target, 0);
+}
+
+function pickCondition(target: unknown, depth: number): string | undefined {
+  if (typeof target === 'string') return target;
+  if (!target || typeof target !== 'object' || depth > 3) return undefined;
+  for (const c of CONDITIONS) {
+    const hit = pickCondition((target as Record<string, unknown>)[c], depth + 1);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** The helpers a module offers, parsed at most once per version of the file. */
+export function loadModule(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
+  let st;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (!st?.isFile()) return undefined;
+  const hit = summaries.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+    summaries.delete(file);
+    summaries.set(file, hit); // most recently used last
+    return hit.summary;
+  }
+  const summary = summarise(file, env, analyse);
+  if (summaries.size >= MAX_MODULES) summaries.delete(summaries.keys().next().value!);
+  summaries.set(file, { mtimeMs: st.mtimeMs, size: st.size, summary });
+  return summary;
+}
+
+function summarise(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
+  try {
+    const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    if (!HINT.test(text)) return { file, helpers: new Map(), reexports: [] };
+    const sourceCode = parse(text, file, env);
+    if (!sourceCode) return undefined;
+    const { ctx, helpers } = analyse(sourceCode);
+    return exportsOf(file, ctx, helpers);
+  } catch (error) {
+    if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
+    return undefined;
+  }
+}
+
+interface ParserLike {
+  parseForESLint(text: string, options: Record<string, unknown>): {
+    ast: TSESTree.Program;
+    scopeManager?: unknown;
+    visitorKeys?: Record<string, readonly string[]>;
+    services?: unknown;
+  };
+}
+
+/** Options that would make a parse type-aware (slow, and tied to the linted file's project). */
+const TYPE_AWARE = new Set(['project', 'projectService', 'programs', 'EXPERIMENTAL_useProjectService']);
+
+function parse(text: string, file: string, env: ParseEnvironment): Readonly<TSESLint.SourceCode> | undefined {
+  const own = env.parser as Partial<ParserLike> | undefined;
+  // The linted file's parser when it gives scopes (typescript-eslint, vue, svelte...), else
+  // typescript-eslint's, which reads JavaScript too (espree alone gives no scope analysis).
+  const parser: ParserLike = own && typeof own.parseForESLint === 'function' ? (own as ParserLike) : (tsParser as unknown as ParserLike);
+  const base = env.parserOptions && typeof env.parserOptions === 'object' ? env.parserOptions as Record<string, unknown> : {};
+  const options: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(base)) if (!TYPE_AWARE.has(k)) options[k] = v;
+  const ext = extname(file);
+  Object.assign(options, {
+    ecmaVersion: 'latest',
+    sourceType: ext === '.cjs' || ext === '.cts' ? 'script' : 'module',
+    range: true,
+    loc: true,
+    comment: true,
+    tokens: true,
+    filePath: file,
+    ecmaFeatures: { ...(options['ecmaFeatures'] as object | undefined), jsx: ext !== '.ts' && ext !== '.mts' && ext !== '.cts', globalReturn: false },
+  });
+  parses++;
+  const result = parser.parseForESLint(text, options);
+  if (!result.scopeManager) return undefined;
+  const visitorKeys = result.visitorKeys ?? (tsParser as unknown as { visitorKeys: Record<string, readonly string[]> }).visitorKeys;
+  setParents(result.ast, visitorKeys);
+  return new SourceCode({
+    text,
+    ast: result.ast as never,
+    parserServices: (result.services ?? {}) as never,
+    scopeManager: result.scopeManager as never,
+    visitorKeys: visitorKeys as never,
+  }) as unknown as Readonly<TSESLint.SourceCode>;
+}
+
+function setParents(ast: TSESTree.Node, keys: Record<string, readonly string[]>): void {
+  const stack: TSESTree.Node[] = [ast];
+  while (stack.length) {
+    const n = stack.pop()!;
+    for (const k of keys[n.type] ?? []) {
+      const child = (n as unknown as Record<string, unknown>)[k];
+      const list = Array.isArray(child) ? child : [child];
+      for (const c of list) {
+        if (c && typeof (c as TSESTree.Node).type === 'string') {
+          (c as { parent?: TSESTree.Node }).parent = n;
+          stack.push(c as TSESTree.Node);
+        }
+      }
+    }
+  }
+}
+
+/** Export name -> helper, from ESM exports and the common CommonJS shapes. */
+function exportsOf(file: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, WrapperHelper>): ModuleSummary {
+  const byName = new Map<string, WrapperHelper>();
+  const reexports: { from: string; names: ReadonlyMap<string, string> | '*' }[] = [];
+  const fnOf = (node: TSESTree.Node | null | undefined): Fn | undefined => {
+    if (!node) return undefined;
+    const n = unwrap(node);
+    if (n.type === T.ArrowFunctionExpression || n.type === T.FunctionExpression || n.type === T.FunctionDeclaration) return n;
+    if (n.type !== T.Identifier) return undefined;
+    const v = findVariable(ctx.evaluator.scopeOf(n), n.name);
+    const def = v?.defs[0];
+    if (def?.type === 'FunctionName') return def.node as TSESTree.FunctionDeclaration;
+    const init = constInitializer(v);
+    const f = init && unwrap(init);
+    return f && (f.type === T.ArrowFunctionExpression || f.type === T.FunctionExpression) ? f : undefined;
+  };
+  const add = (name: string, node: TSESTree.Node | null | undefined) => {
+    const fn = fnOf(node);
+    const helper = fn && helpers.get(fn);
+    if (helper && !byName.has(name)) byName.set(name, helper);
+  };
+  const nameOf = (n: TSESTree.Identifier | TSESTree.StringLiteral) => (n.type === T.Identifier ? n.name : n.value);
+  for (const st of ctx.sourceCode.ast.body) {
+    if (st.type === T.ExportNamedDeclaration) {
+      if (st.source) {
+        const names = new Map<string, string>();
+        for (const s of st.specifiers) if (s.type === T.ExportSpecifier) names.set(nameOf(s.exported), nameOf(s.local));
+        reexports.push({ from: st.source.value, names });
+      } else if (st.declaration?.type === T.FunctionDeclaration && st.declaration.id) {
+        add(st.declaration.id.name, st.declaration);
+      } else if (st.declaration?.type === T.VariableDeclaration) {
+        for (const d of st.declaration.declarations) if (d.id.type === T.Identifier) add(d.id.name, d.init);
+      } else {
+        for (const s of st.specifiers) if (s.type === T.ExportSpecifier && s.local.type === T.Identifier) add(nameOf(s.exported), s.local);
+      }
+    } else if (st.type === T.ExportDefaultDeclaration) {
+      add('default', st.declaration as TSESTree.Node);
+    } else if (st.type === T.ExportAllDeclaration && !st.exported) {
+      reexports.push({ from: st.source.value, names: '*' });
+    } else if (st.type === T.ExpressionStatement && st.expression.type === T.AssignmentExpression && st.expression.operator === '=') {
+      const target = commonJsTarget(st.expression.left);
+      if (target === undefined) continue;
+      const value = unwrap(st.expression.right);
+      if (target === 'default' && value.type === T.ObjectExpression) {
+        for (const p of value.properties) {
+          if (p.type !== T.Property || p.computed) continue;
+          const key = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+          if (key !== undefined) add(key, p.value as TSESTree.Node);
+        }
+      } else add(target, value);
+    }
+  }
+  return { file, helpers: byName, reexports };
+}
+
+/** `module.exports` -> default, `module.exports.x` / `exports.x` -> x. */
+function commonJsTarget(left: TSESTree.Node): string | undefined {
+  const l = unwrap(left);
+  if (l.type !== T.MemberExpression || l.computed || l.property.type !== T.Identifier) return undefined;
+  const o = unwrap(l.object);
+  if (o.type === T.Identifier && o.name === 'module' && l.property.name === 'exports') return 'default';
+  if (o.type === T.Identifier && o.name === 'exports') return l.property.name;
+  if (o.type === T.MemberExpression && !o.computed && unwrap(o.object).type === T.Identifier && (unwrap(o.object) as TSESTree.Identifier).name === 'module' &&
+    o.property.type === T.Identifier && o.property.name === 'exports') return l.property.name;
+  return undefined;
+}
+
+/** The helper behind `name` exported from `file`, through up to four re-exports. */
+export function findExportedHelper(file: string, name: string, env: ParseEnvironment, analyse: AnalyseFile, depth = 0): WrapperHelper | undefined {
+  if (depth > 4 || !isAbsolute(file)) return undefined;
+  const summary = loadModule(file, env, analyse);
+  if (!summary) return undefined;
+  const own = summary.helpers.get(name);
+  if (own) return own;
+  for (const r of summary.reexports) {
+    if (r.names === '*' && name === 'default') continue;
+    const imported = r.names === '*' ? name : r.names.get(name);
+    if (imported === undefined) continue;
+    const target = resolveImport(r.from, file);
+    const found = target && findExportedHelper(target, imported, env, analyse, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
