@@ -1378,6 +1378,11 @@ class Detector {
     return scan.writes.some((w) => {
       const v = this.a.variableOf(w);
       if (!v || !inTry(w) || !inTest.has(v)) return false;
+      // Set to a constant (`done = true`): an accumulator (`bytes += n`) is progress, not success.
+      const assign = w.parent;
+      if (assign?.type !== T.AssignmentExpression || assign.operator !== '=' || assign.left !== w) return false;
+      const set = this.ctx.evaluator.evaluate(assign.right);
+      if (set === UNKNOWN || (typeof set === 'object' && set !== null)) return false;
       // A flag, not state the loop steps through: nothing else in the loop writes it.
       return v.references.filter((r) => r.isWrite() && contains(loop, r.identifier as Node)).length === 1;
     });

@@ -637,3 +637,23 @@ describe('hand-written retries under the rules', () => {
     expect(findings.filter((f) => ['max-retry-attempts', 'require-exponential-backoff', 'require-jitter', 'no-retry-on-client-error', 'max-retry-duration'].includes(f.rule))).toEqual([]);
   });
 });
+
+describe('hand-written: progress is not success', () => {
+  it('does not take a stream-reading loop bounded by an accumulator for a retry', () => {
+    expect(analyse(`
+      async function read(reader, max) {
+        let inMemory = 0;
+        let rejected = false;
+        while (inMemory < max && !rejected) {
+          try {
+            const { value, done } = await reader.read();
+            if (done) return;
+            inMemory += value.byteLength;
+          } catch (error) {
+            cancel(error);
+          }
+        }
+      }
+    `, { js: true })).toEqual([]);
+  });
+});
