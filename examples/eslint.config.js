@@ -8,4 +8,6 @@ export default [
     languageOptions: { parser: tseslint.parser },
   },
   safeRetry.configs.recommended,
+  // Spring Boot's application*.yml (examples/spring-service): last, so no JavaScript parser overrides it.
+  safeRetry.configs.resilience4j,
 ];

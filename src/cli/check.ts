@@ -65,7 +65,8 @@ const PARSE_ERRORS = 'parse errors';
 const USAGE = `Usage: safe-retry-check [options] [paths...]
 
 Lints JavaScript and TypeScript under the given paths (default: the current directory) with
-eslint-plugin-safe-retry's rules, without reading the project's own ESLint config.
+eslint-plugin-safe-retry's rules, without reading the project's own ESLint config. Spring's
+application*.yml (Resilience4j retry settings) too, when yaml-eslint-parser is installed.
 
 Options:
   -f, --format <name>   text (default), json, sarif or rdjson
@@ -167,6 +168,12 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
     import('../index.js'),
   ]);
 
+  // Spring's application*.yml too, when the optional yaml-eslint-parser is installed.
+  const yaml = resolvable('yaml-eslint-parser')
+    ? [{ ...plugin.configs.resilience4j, rules: plugin.configs[args.preset].rules } as Linter.Config]
+    : [];
+  const lintedFiles = [...TS_FILES, ...JS_FILES, ...(yaml.length ? plugin.configs.resilience4j.files : [])];
+
   let files = 0;
   const progress = io.stderr.isTTY ? startProgress(io.stderr, () => files) : undefined;
   const eslint = new ESLint({
@@ -180,8 +187,9 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
       // Node runs .cjs as CommonJS whatever package.json says (ESLint's defaults agree).
       { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
       { files: [...TS_FILES, ...JS_FILES], ...plugin.configs[args.preset] } as Linter.Config,
+      ...yaml,
       ...(progress
-        ? [{ files: [...TS_FILES, ...JS_FILES], plugins: { 'safe-retry-check': progressPlugin(() => files++) }, rules: { 'safe-retry-check/progress': 'warn' } } as Linter.Config]
+        ? [{ files: lintedFiles, plugins: { 'safe-retry-check': progressPlugin(() => files++) }, rules: { 'safe-retry-check/progress': 'warn' } } as Linter.Config]
         : []),
     ],
   });
@@ -215,6 +223,15 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
   return results.some((r) => r.errorCount > 0) ? 1 : 0;
 }
 
+function resolvable(module: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(module);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 type Paint = (style: 'bold' | 'red' | 'yellow' | 'dim' | 'green', text: string) => string;
 
 function colours(stream: NodeJS.WriteStream): Paint {
@@ -230,7 +247,8 @@ interface Finding {
 /** The guide rule a message cites first, e.g. `(R-RES-RE-3)`; parse errors have none. */
 function guideRuleOf(message: Linter.LintMessage): string {
   if (!message.ruleId) return PARSE_ERRORS;
-  return /\((R-RES-[A-Z0-9]+-[A-Z0-9]+)\)/.exec(message.message)?.[1] ?? message.ruleId;
+  // "(R-RES-RE-3)" or "(R-RES-RE-1, R-RES-RE-X1)": the first one named.
+  return /\((R-RES-[A-Z0-9]+-[A-Z0-9]+)[,)]/.exec(message.message)?.[1] ?? message.ruleId;
 }
 
 function formatText(results: readonly ESLintClass.LintResult[], cwd: string, paint: Paint = (_s, t) => t): string {

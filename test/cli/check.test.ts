@@ -192,4 +192,27 @@ describe('safe-retry-check', () => {
     expect(ptyOutput).toMatch(/checking\.\.\. \d+ files/);
     expect(ptyOutput).toContain('5 problems');
   });
+
+  it('checks Spring application*.yml with the resilience4j preset, and groups multi-rule messages by the first', async () => {
+    const spring = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-spring-'));
+    try {
+      write(spring, 'src/main/resources/application.yml', 'resilience4j.retry.instances.sber:\n  max-attempts: 8\n  wait-duration: 100ms\n');
+      write(spring, 'docker-compose.yml', 'services:\n  retry:\n    max-attempts: 99\n');
+      write(spring, 'web/pay.ts', [
+        "import pRetry from 'p-retry';",
+        "import axios from 'axios';",
+        "export const pay = (id: string) => pRetry(() => axios.post('/charges', { id }), { retries: 2, minTimeout: 500, randomize: true });",
+        '',
+      ].join('\n'));
+      const { code, stdout } = await run([], spring);
+      expect(code).toBe(1);
+      expect(stdout).toContain("src/main/resources/application.yml:2:3  error  Resilience4j retry instance 'sber' makes up to 8 calls in total");
+      expect(stdout).not.toContain('docker-compose.yml');
+      // "(R-RES-RE-1, R-RES-RE-X1)": grouped under R-RES-RE-1.
+      expect(stdout).toMatch(/^R-RES-RE-1 {2}retry only reads, or writes with an idempotency key {2}\(1\)$/m);
+      expect(stdout).not.toMatch(/^safe-retry\//m);
+    } finally {
+      rmSync(spring, { recursive: true, force: true });
+    }
+  });
 });
