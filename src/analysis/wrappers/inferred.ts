@@ -306,12 +306,24 @@ export function wrapperCallSite(
   if (!jitterOwned) fromHelper.add('jitter');
   if (!attemptsOwned && !backoffOwned) fromHelper.add('duration');
 
-  const where = (node: Node | undefined, prefer: RegExp): Node | undefined =>
-    node ? callerNodeFor(helper, node, args.nodes, prefer) : undefined;
-  const attemptsNode = attemptsOwned ? where(at.attempts.node, ATTEMPT_WORDS) : undefined;
-  const delayNode = backoffOwned ? where(at.delay.node, DELAY_WORDS) : undefined;
-  const jitterNode = jitterOwned ? where(at.jitter.node, JITTER_WORDS) ?? delayNode : undefined;
-  const filterNode = filterOwned ? where(at.errorFilter.node ?? at.errorFilter.clientErrors[0]?.node ?? at.errorFilter.retriesEverything, FILTER_WORDS) : undefined;
+  // Of the arguments the setting depends on, the one whose removal changes it is the one that sets it.
+  const where = (node: Node | undefined, prefer: RegExp, differs: (without: RetrySite) => boolean): Node | undefined => {
+    if (!node) return undefined;
+    const candidates = callerNodesFor(helper, node, args.nodes, prefer);
+    if (candidates.length > 1) {
+      for (const c of candidates.slice(0, 4)) {
+        const without = helper.specialise(withoutArgument(args.values, c.key));
+        if (without && differs(without)) return c.node;
+      }
+    }
+    return candidates[0]?.node;
+  };
+  const attemptsNode = attemptsOwned ? where(at.attempts.node, ATTEMPT_WORDS, (w) => !same(w.attempts.value, at.attempts.value)) : undefined;
+  const delayNode = backoffOwned ? where(at.delay.node, DELAY_WORDS, (w) => !sameSchedule(w.delay, at.delay)) : undefined;
+  const jitterNode = jitterOwned ? where(at.jitter.node, JITTER_WORDS, (w) => !same(w.jitter.value, at.jitter.value)) ?? delayNode : undefined;
+  const filterNode = filterOwned
+    ? where(at.errorFilter.node ?? at.errorFilter.clientErrors[0]?.node ?? at.errorFilter.retriesEverything, FILTER_WORDS, (w) => !sameFilter(w.errorFilter, at.errorFilter))
+    : undefined;
 
   const delay: DelaySchedule = { ...at.delay, node: delayNode };
   // Filter findings written in the helper stay there; a call that passes its own list owns its entries.
@@ -363,12 +375,12 @@ const FILTER_WORDS = /retry|should|when|on|filter|status|codes|if/i;
  * The argument or property of the call that sets what the helper reads at `node`: the parameters
  * `node` depends on (through consts, destructuring, counters), matched to what the call passes.
  */
-function callerNodeFor(helper: WrapperHelper, node: Node, passed: ReadonlyMap<string, Node>, prefer: RegExp): Node | undefined {
+function callerNodesFor(helper: WrapperHelper, node: Node, passed: ReadonlyMap<string, Node>, prefer: RegExp): { key: string; node: Node }[] {
   const paths = new Map<string, ParamPath>();
   try {
     traceParameters(helper, node, paths, new Set(), 0);
   } catch {
-    return undefined;
+    return [];
   }
   const candidates: { key: string; node: Node; score: number }[] = [];
   for (const [key, p] of paths) {
@@ -387,7 +399,26 @@ function callerNodeFor(helper: WrapperHelper, node: Node, passed: ReadonlyMap<st
     }
   }
   candidates.sort((a, b) => b.score - a.score);
-  return candidates[0]?.node;
+  const seen = new Set<string>();
+  return candidates.filter((c) => !seen.has(c.key) && !!seen.add(c.key));
+}
+
+/** The arguments with one of them (`1.factor`, or a whole argument `2`) left out. */
+function withoutArgument(values: readonly ArgumentValue[], key: string): ArgumentValue[] {
+  const [first, ...rest] = key.split('.');
+  const index = Number(first);
+  const drop = (v: ArgumentValue, keys: readonly string[]): ArgumentValue => {
+    if (keys.length === 0) return undefined;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const o = v as ArgumentObject;
+    const [k, ...more] = keys;
+    if (!o.properties.has(k!)) return v;
+    const properties = new Map(o.properties);
+    if (more.length === 0) properties.delete(k!);
+    else properties.set(k!, drop(o.properties.get(k!), more));
+    return { properties, open: o.open };
+  };
+  return values.map((v, i) => (i === index ? drop(v, rest) : v));
 }
 
 function traceParameters(helper: WrapperHelper, node: Node, out: Map<string, ParamPath>, seen: Set<Variable>, depth: number): void {
