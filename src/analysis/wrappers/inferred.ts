@@ -156,6 +156,14 @@ function nameOf(ctx: AnalysisContext, fn: Fn): { name: string; variable: Variabl
       return { name: p.id.name, variable: sm?.getDeclaredVariables(p)[0] };
     }
     if (p?.type === T.ExportDefaultDeclaration) return { name: 'default', variable: undefined };
+    // `module.exports = function retryOnce() {}`, `exports.retry = (fn) => ...`: named by what it is exported as.
+    if (p?.type === T.AssignmentExpression && p.right === holder) {
+      if (fn.type === T.FunctionExpression && fn.id) return { name: fn.id.name, variable: undefined };
+      const left = p.left;
+      if (left.type === T.MemberExpression && !left.computed && left.property.type === T.Identifier) {
+        return { name: left.property.name === 'exports' ? 'default' : left.property.name, variable: undefined };
+      }
+    }
   } catch {
     return undefined;
   }

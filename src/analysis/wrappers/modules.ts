@@ -180,7 +180,12 @@ function summarise(file: string, env: ParseEnvironment, analyse: AnalyseFile): M
   try {
     const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
     if (!HINT.test(text)) return { file, helpers: new Map(), reexports: [] };
-    const sourceCode = parse(text, file, env);
+    let sourceCode: Readonly<TSESLint.SourceCode> | undefined;
+    try {
+      sourceCode = parse(text, file, env);
+    } catch {
+      return undefined; // a file being edited may not parse: it offers no helpers until it does
+    }
     if (!sourceCode) return undefined;
     const { ctx, helpers } = analyse(sourceCode);
     return exportsOf(file, ctx, helpers);

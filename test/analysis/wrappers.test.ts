@@ -1,0 +1,551 @@
+/**
+ * The team's own retry helpers: declared in settings, inferred from a hand-written retry around
+ * a callback (in the file and across imports), and SDK clients' own retries as the inner layer.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as tsParser from '@typescript-eslint/parser';
+import type { TSESLint } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { getRetryModel } from '../../src/analysis/index.js';
+import type { RetrySite } from '../../src/analysis/model.js';
+import { readSettings } from '../../src/analysis/settings.js';
+import { clearModuleCache, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
+import plugin from '../../src/index.js';
+import { summarise, type SiteSummary } from '../helpers/model.js';
+
+interface RunOptions {
+  js?: boolean;
+  /** Absolute path of the linted file (cross-file tests), else `file.ts` / `file.js`. */
+  filename?: string;
+  settings?: Record<string, unknown>;
+}
+
+interface Message {
+  rule: string;
+  line: number;
+  text: string;
+  message: string;
+}
+
+interface Run {
+  sites: (SiteSummary & { fromHelper: string[] })[];
+  raw: RetrySite[];
+  findings: Message[];
+}
+
+/** Lints with the recommended preset and captures the model, with settings and a real filename. */
+function run(code: string, opts: RunOptions = {}): Run {
+  let raw: RetrySite[] = [];
+  let sites: Run['sites'] = [];
+  const capture = {
+    meta: { type: 'problem' as const, schema: [] },
+    create(context: TSESLint.RuleContext<string, []>) {
+      return {
+        'Program:exit'() {
+          raw = [...getRetryModel(context).sites];
+          sites = raw.map((s) => ({ ...summarise(s, context.sourceCode), fromHelper: [...(s.fromHelper ?? [])].sort() }));
+        },
+      };
+    },
+  };
+  // Files in a temporary folder lie outside the working directory that config patterns are relative to.
+  const linter = new Linter({ configType: 'flat', ...(opts.filename ? { cwd: '/' } : {}) });
+  const filename = opts.filename ?? (opts.js ? 'file.js' : 'file.ts');
+  const messages = linter.verify(code, [
+    {
+      files: ['**/*.{js,mjs,cjs,ts,mts,cts,tsx,jsx}'],
+      plugins: { 'safe-retry': plugin as never, test: { rules: { capture } } as never },
+      languageOptions: opts.js ? { ecmaVersion: 'latest', sourceType: 'module' } : { parser: tsParser as never, sourceType: 'module' },
+      settings: opts.settings ?? {},
+      rules: { ...plugin.configs.recommended.rules, 'test/capture': 'error' } as never,
+    },
+  ], filename);
+  const lines = code.split('\n');
+  const findings = messages.map((m) => {
+    if (m.fatal) throw new Error(`parse error: ${m.message}`);
+    const line = lines[m.line - 1] ?? '';
+    const text = m.endLine === m.line ? line.slice(m.column - 1, (m.endColumn ?? m.column) - 1) : line.slice(m.column - 1);
+    return { rule: (m.ruleId ?? '').replace('safe-retry/', ''), line: m.line, text, message: m.message };
+  });
+  return { sites, raw, findings };
+}
+
+const rulesOf = (findings: readonly Message[]) => findings.map((f) => `${f.rule} ${f.text}`).sort();
+
+// ---------------------------------------------------------------------------------------------
+
+const ACME = {
+  module: '@acme/http',
+  export: 'withRetry',
+  operation: 0,
+  options: 1,
+  attempts: { option: 'retries', counts: 'retries', default: 2 },
+  delay: { option: 'backoff.delay', default: 200 },
+  factor: { option: 'backoff.factor', default: 2 },
+  maxDelay: { option: 'backoff.max', default: 5000 },
+  jitter: { option: 'jitter', default: true },
+  errorFilter: { option: 'retryIf', default: 'none' },
+  deadline: { option: 'deadlineMs' },
+};
+const acme = (...more: object[]) => ({ 'safe-retry': { wrappers: [ACME, ...more] } });
+
+describe('declared helpers (settings["safe-retry"].wrappers)', () => {
+  it('reads calls like a library: options, nested options, defaults, and findings on the option', () => {
+    const code = `
+      import { withRetry } from '@acme/http';
+      export const fine = () => withRetry(() => fetch('/a'));
+      export const many = () => withRetry(() => fetch('/b'), { retries: 10, backoff: { factor: 1 }, jitter: false });
+      export const capped = () => withRetry(() => fetch('/c'), { deadlineMs: 2000, retryIf: (e) => e.status >= 500 });
+    `;
+    const { sites, findings } = run(code, { settings: acme() });
+    expect(sites).toHaveLength(3);
+    expect(sites[0]).toMatchObject({
+      library: 'wrapper:@acme/http#withRetry', label: 'withRetry()', attempts: 3, attemptsAt: undefined, growth: 'exponential',
+      initialMs: 200, multiplier: 2, maxMs: 5000, jitter: true, filter: 'none', operation: "() => fetch('/a')", worstCaseMs: 600,
+    });
+    expect(sites[1]).toMatchObject({ attempts: 11, attemptsAt: 'retries: 10', growth: 'constant', jitter: false });
+    expect(sites[2]).toMatchObject({ attempts: 3, filter: 'custom', deadlineMs: 2000 });
+    expect(rulesOf(findings)).toEqual(['max-retry-attempts retries: 10', 'require-exponential-backoff factor: 1']);
+    expect(findings.find((f) => f.rule === 'max-retry-attempts')?.message).toMatch(/^withRetry\(\) makes up to 11 calls/);
+  });
+
+  it('is import-aware: namespace members, CommonJS, renamed imports; never by bare name', () => {
+    const esm = run(`
+      import * as http from '@acme/http';
+      import { withRetry as retrying } from '@acme/http';
+      import { withRetry as other } from '@other/http';
+      const opts = { retries: 6 };
+      http.withRetry(() => load(), opts);
+      retrying(() => load(), { ...opts, retries: 1 });
+      other(() => load(), { retries: 50 });
+      function withRetry(fn) { return fn(); }
+      withRetry(() => load(), { retries: 50 });
+    `, { settings: acme() });
+    expect(esm.sites.map((s) => [s.label, s.attempts, s.attemptsAt])).toEqual([['http.withRetry()', 7, 'retries: 6'], ['retrying()', 2, 'retries: 1']]);
+    const cjs = run(`
+      const { withRetry } = require('@acme/http');
+      const http = require('@acme/http');
+      withRetry(() => load(), { retries: 7 });
+      http.withRetry(() => load());
+    `, { js: true, settings: acme() });
+    expect(cjs.sites.map((s) => [s.label, s.attempts])).toEqual([['withRetry()', 8], ['http.withRetry()', 3]]);
+  });
+
+  it('matches relative modules as written, default exports, attempt counts and positional arguments', () => {
+    const settings = {
+      'safe-retry': {
+        wrappers: [
+          { module: '../lib/retry.js', export: 'default', operation: 1, attempts: { argument: 0, counts: 'attempts', default: 3 } },
+          { module: './resilience', export: 'retrying', operation: 0, options: 1, attempts: { option: 'maxAttempts', counts: 'attempts' } },
+        ],
+      },
+    };
+    const { sites, findings } = run(`
+      import retry from '../lib/retry.js';
+      import { retrying } from './resilience';
+      retry(8, () => load());
+      retry(undefined, () => load());
+      retrying(() => load(), { maxAttempts: 3 });
+      retrying(() => load());
+    `, { settings });
+    expect(sites.map((s) => [s.attempts, s.attemptsAt, s.operation])).toEqual([
+      [8, '8', '() => load()'], [3, 'undefined', '() => load()'], [3, 'maxAttempts: 3', '() => load()'], ['unknown', undefined, '() => load()'],
+    ]);
+    // Nothing declared about the waits: they stay unknown, never guessed.
+    expect(sites[0]).toMatchObject({ growth: 'unknown', jitter: 'unknown', filter: 'custom', worstCaseMs: 'unknown' });
+    expect(rulesOf(findings)).toEqual(['max-retry-attempts 8']);
+  });
+
+  it('suggests fixes in the helper\'s own option names', () => {
+    const { raw } = run(`import { withRetry } from '@acme/http'; withRetry(() => load(), { retries: 9, jitter: false, backoff: { delay: 0 } });`, { settings: acme() });
+    const fixes = raw[0]!.fixes!;
+    expect(fixes.attempts!(3)).toEqual([{ path: ['retries'], text: '2' }]);
+    expect(fixes.jitter!()).toEqual([{ path: ['jitter'], text: 'true' }]);
+    expect(fixes.exponential!()).toEqual([{ path: ['backoff', 'delay'], text: '500' }, { path: ['backoff', 'factor'], text: '2' }]);
+  });
+
+  it('judges what a declared helper retries like any other site (writes, nested layers)', () => {
+    const { findings } = run(`
+      import pRetry from 'p-retry';
+      import { withRetry } from '@acme/http';
+      export const pay = (order) => withRetry(() => payments.charge(order));
+      export const twice = () => pRetry(() => withRetry(() => fetch('/x')), { retries: 2, minTimeout: 200, randomize: true });
+    `, { settings: acme() });
+    expect(rulesOf(findings)).toEqual(['no-nested-retry withRetry', 'no-unsafe-write-retry payments.charge(order)']);
+    expect(findings.find((f) => f.rule === 'no-nested-retry')?.message).toContain('3 x 3 = 9');
+  });
+
+  it('rejects a malformed declaration with an error naming the key', () => {
+    const bad = (w: unknown) => () => readSettings({ 'safe-retry': { wrappers: [w] } });
+    expect(bad({ ...ACME, module: '' })).toThrow(/wrappers\[0\]\.module must be a non-empty string/);
+    expect(bad({ ...ACME, operation: -1 })).toThrow(/wrappers\[0\]\.operation must be an argument index/);
+    expect(bad({ ...ACME, attempts: { option: 'retries', counts: 'tries' } })).toThrow(/wrappers\[0\]\.attempts\.counts must be 'retries'/);
+    expect(bad({ ...ACME, options: undefined })).toThrow(/wrappers\[0\]\.attempts\.option needs .*wrappers\[0\]\.options/);
+    expect(bad({ ...ACME, retries: 3 })).toThrow(/wrappers\[0\]\.retries is not a known key/);
+    expect(bad({ ...ACME, delay: { option: 'delay', argument: 2 } })).toThrow(/wrappers\[0\]\.delay must name an option or an argument, not both/);
+    expect(bad({ ...ACME, jitter: { option: 'jitter', default: 'yes' } })).toThrow(/wrappers\[0\]\.jitter\.default must be true or false/);
+    expect(bad({ ...ACME, factor: {} })).toThrow(/wrappers\[0\]\.factor must have an option, an argument or a default/);
+    expect(bad({ ...ACME, options: 0 })).toThrow(/options must differ from .*operation/);
+    expect(() => readSettings({ 'safe-retry': { wrappers: {} } })).toThrow(/wrappers must be an array/);
+    expect(readSettings({ 'safe-retry': { wrappers: [ACME] } }).wrappers?.[0]).toMatchObject({ module: '@acme/http', attempts: { counts: 'retries', default: 2 } });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const WITH_RETRY = `
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  async function withRetry(fn, { retries = 2, delay = 200, jitter = true } = {}) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (attempt >= retries) throw error;
+        const wait = delay * 2 ** attempt;
+        await sleep(jitter ? Math.random() * wait : wait);
+      }
+    }
+  }
+`;
+
+describe('inferred helpers in the same file', () => {
+  it('makes each call a site: the operation passed in, the numbers its arguments give', () => {
+    const { sites, findings } = run(`${WITH_RETRY}
+      export const a = () => withRetry(() => api.get('/a'));
+      export const b = () => withRetry(() => api.get('/b'), { retries: 10 });
+      export const c = () => withRetry(() => api.get('/c'), { delay: 1000, jitter: false });
+    `, { js: true });
+    const calls = sites.filter((s) => s.library === 'wrapper:withRetry');
+    expect(calls.map((s) => [s.label, s.operation, s.attempts, s.attemptsAt, s.growth, s.initialMs, s.jitter])).toEqual([
+      ['withRetry()', "() => api.get('/a')", 3, undefined, 'exponential', 200, true],
+      ['withRetry()', "() => api.get('/b')", 11, 'retries: 10', 'exponential', 200, true],
+      ['withRetry()', "() => api.get('/c')", 3, undefined, 'exponential', 1000, false],
+    ]);
+    // The helper's own site speaks for its defaults, which are sound.
+    expect(sites.find((s) => s.library === 'hand-written')).toMatchObject({ attempts: 3, jitter: true, operation: 'fn()' });
+    expect(rulesOf(findings)).toEqual(['max-retry-attempts retries: 10', 'max-retry-duration withRetry', 'require-jitter jitter: false']);
+    expect(findings.find((f) => f.rule === 'require-jitter')?.message).toMatch(/^withRetry\(\) backs off/);
+  });
+
+  it('reports numbers hard-coded in the helper once, in the helper, and still multiplies them when nested', () => {
+    const { sites, findings } = run(`
+      import pRetry from 'p-retry';
+      async function retry10(fn) {
+        for (let i = 0; i < 10; i++) {
+          try { return await fn(); } catch (e) { await new Promise((r) => setTimeout(r, 100)); }
+        }
+        throw new Error('gave up');
+      }
+      export const a = () => retry10(() => api.get('/a'));
+      export const b = () => retry10(() => api.get('/b'));
+      export const c = () => pRetry(() => retry10(() => api.get('/c')), { retries: 2, minTimeout: 200, randomize: true });
+    `);
+    const calls = sites.filter((s) => s.library === 'wrapper:retry10');
+    expect(calls).toHaveLength(3);
+    expect(calls[0]).toMatchObject({ attempts: 10, growth: 'constant', fromHelper: ['attempts', 'backoff', 'breaker', 'duration', 'jitter'] });
+    expect(rulesOf(findings)).toEqual([
+      'max-retry-attempts 10',
+      'no-nested-retry retry10',
+      'require-exponential-backoff 100',
+    ]);
+    expect(findings.find((f) => f.rule === 'no-nested-retry')?.message).toContain('3 x 10 = 30');
+  });
+
+  it('reports a bad default at the default, and a call that overrides it at the call', () => {
+    const { findings } = run(`
+      async function withRetry(fn, retries = 10) {
+        for (let attempt = 1; ; attempt++) {
+          try { return await fn(); } catch (e) { if (attempt > retries) throw e; await sleep(100 * 2 ** attempt * Math.random()); }
+        }
+      }
+      withRetry(() => api.get('/a'));
+      withRetry(() => api.get('/b'), 2);
+      withRetry(() => api.get('/c'), 20);
+    `);
+    // The bound as written in the helper (`attempt > retries`), then the call's own argument.
+    expect(findings.filter((f) => f.rule === 'max-retry-attempts').map((f) => [f.line, f.text])).toEqual([[4, 'retries'], [9, '20']]);
+  });
+
+  it('reads positional and options-object parameters, `??` defaults and recursion that passes counters on', () => {
+    const { sites, findings } = run(`
+      function retry(fn, retries = 3, delay = 500) {
+        return fn().catch((err) => retries > 0 ? wait(delay).then(() => retry(fn, retries - 1, delay * 2)) : Promise.reject(err));
+      }
+      async function attempt(task, opts = {}) {
+        const max = opts.maxAttempts ?? 3;
+        for (let n = 1; n <= max; n++) {
+          try { return await task(); } catch (e) { if (n === max) throw e; await sleep(opts.delayMs ?? 100); }
+        }
+      }
+      retry(() => api.get('/r'), 9, 50);
+      attempt(() => api.get('/a'), { maxAttempts: 8, delayMs: 250 });
+      attempt(() => api.get('/b'));
+    `, { js: true });
+    const calls = sites.filter((s) => s.library.startsWith('wrapper:'));
+    expect(calls.map((s) => [s.label, s.attempts, s.attemptsAt, s.growth, s.initialMs])).toEqual([
+      ['retry()', 10, '9', 'exponential', 50],
+      ['attempt()', 8, 'maxAttempts: 8', 'constant', 250],
+      ['attempt()', 3, undefined, 'constant', 100],
+    ]);
+    // One finding per problem: the recursion's body no longer speaks for the call's argument.
+    expect(findings.filter((f) => f.rule === 'max-retry-attempts').map((f) => f.text)).toEqual(['9', 'maxAttempts: 8']);
+  });
+
+  it('finds the operation inside an options object, and helpers written as const arrows', () => {
+    const { sites } = run(`
+      export const withRetry = async ({ task, retries = 2 }) => {
+        for (let i = 0; ; i++) {
+          try { return await task(); } catch (e) { if (i >= retries) throw e; await sleep(100 * 2 ** i * Math.random()); }
+        }
+      };
+      withRetry({ task: () => api.post('/orders', order), retries: 4 });
+    `);
+    expect(sites.find((s) => s.library === 'wrapper:withRetry')).toMatchObject({ attempts: 5, attemptsAt: 'retries: 4', operation: "() => api.post('/orders', order)" });
+  });
+
+  it('treats a helper that retries a call built from its parameters as a wrapper, the call as its operation', () => {
+    const { sites, findings } = run(`
+      function getJson(url, tries = 3) {
+        return fetch(url).then((res) => {
+          if (res.status >= 500 && tries > 1) return sleep(300).then(() => getJson(url, tries - 1));
+          return res.json();
+        });
+      }
+      export const a = () => getJson('/a');
+      export const b = () => getJson('/b', 12);
+      export const c = () => pRetry(() => getJson('/c'), { retries: 2, minTimeout: 200, randomize: true });
+      import pRetry from 'p-retry';
+    `);
+    const calls = sites.filter((s) => s.library === 'wrapper:getJson');
+    expect(calls.map((s) => [s.operation, s.attempts])).toEqual([["getJson('/a')", 3], ["getJson('/b', 12)", 12], ["getJson('/c')", 3]]);
+    expect(rulesOf(findings)).toContain('max-retry-attempts 12');
+    expect(rulesOf(findings)).toContain('no-nested-retry getJson');
+  });
+
+  it('judges what each call retries: unkeyed writes and nested retries at the call', () => {
+    const { findings } = run(`${WITH_RETRY}
+      import pRetry from 'p-retry';
+      export const pay = (order) => withRetry(() => payments.charge(order));
+      export const inner = () => withRetry(() => pRetry(() => api.get('/x'), { retries: 2, minTimeout: 200, randomize: true }));
+    `, { js: true });
+    expect(rulesOf(findings)).toEqual(['no-nested-retry pRetry', 'no-unsafe-write-retry payments.charge(order)']);
+  });
+
+  it('leaves alone functions that retry a fixed call, and calls from inside the helper', () => {
+    const { sites } = run(`
+      async function loadConfig(n = 0) {
+        try { return await api.get('/config'); }
+        catch (e) { if (n >= 3) throw e; await sleep(100 * 2 ** n); return loadConfig(n + 1); }
+      }
+      loadConfig();
+      ${WITH_RETRY}
+    `, { js: true });
+    expect(sites.map((s) => s.library)).toEqual(['hand-written', 'hand-written']);
+  });
+
+  it('never throws on odd but valid calls', () => {
+    const { sites } = run(`${WITH_RETRY}
+      withRetry();
+      withRetry(...args);
+      withRetry(() => x(), ...rest);
+      withRetry(() => x(), { ...unknown, retries: 4 });
+      withRetry(() => x(), { [key]: 1, get retries() { return 9; } });
+      withRetry(() => x(), null);
+      withRetry.call(null, () => x());
+      new withRetry(() => x());
+    `, { js: true });
+    const calls = sites.filter((s) => s.library === 'wrapper:withRetry');
+    expect(calls.map((s) => s.attempts)).toEqual([3, 'unknown', 'unknown', 5, 'unknown', 'unknown']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+/** Writes a small project to a temporary folder; returns absolute paths by relative name. */
+function project(files: Record<string, string>): (name: string) => string {
+  const root = mkdtempSync(join(tmpdir(), 'safe-retry-wrappers-'));
+  roots.push(root);
+  for (const [name, text] of Object.entries(files)) {
+    const file = join(root, name);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  return (name) => join(root, name);
+}
+
+const HELPER_TS = `
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export async function withRetry<T>(fn: () => Promise<T>, { retries = 2, delay = 200 }: { retries?: number; delay?: number } = {}): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= retries) throw error;
+      await sleep(Math.random() * delay * 2 ** attempt);
+    }
+  }
+}
+`;
+
+describe('inferred helpers in other files', () => {
+  beforeEach(() => clearModuleCache());
+
+  it('follows relative imports (`./retry.js` to retry.ts), default exports, namespaces and re-exports', () => {
+    const at = project({
+      'src/retry.ts': HELPER_TS,
+      'src/default.ts': HELPER_TS.replace('export async function withRetry', 'export default async function withRetry'),
+      'src/index.ts': "export { withRetry as retrying } from './retry.js';\nexport * from './retry.js';\n",
+      'src/app.ts': '',
+    });
+    const code = `
+      import { withRetry } from './retry.js';
+      import retryDefault from './default';
+      import * as lib from './index.js';
+      import { retrying } from './index.js';
+      withRetry(() => api.get('/a'), { retries: 9 });
+      retryDefault(() => api.get('/b'));
+      lib.withRetry(() => api.get('/c'), { retries: 1 });
+      retrying(() => api.get('/d'), { delay: 10 });
+    `;
+    const { sites, findings } = run(code, { filename: at('src/app.ts') });
+    expect(sites.map((s) => [s.library, s.label, s.attempts, s.attemptsAt, s.initialMs])).toEqual([
+      ['wrapper:withRetry', 'withRetry()', 10, 'retries: 9', 200],
+      ['wrapper:withRetry', 'retryDefault()', 3, undefined, 200],
+      ['wrapper:withRetry', 'lib.withRetry()', 2, 'retries: 1', 200],
+      ['wrapper:withRetry', 'retrying()', 3, undefined, 10],
+    ]);
+    expect(rulesOf(findings)).toEqual(['max-retry-attempts retries: 9', 'max-retry-duration withRetry']);
+  });
+
+  it('follows CommonJS requires in JavaScript linted with the default parser', () => {
+    const at = project({
+      'lib/retry.js': `
+        const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+        async function withRetry(fn, retries = 2) {
+          for (let i = 0; ; i++) {
+            try { return await fn(); } catch (e) { if (i >= retries) throw e; await sleep(100 * 2 ** i * Math.random()); }
+          }
+        }
+        module.exports = { withRetry };
+      `,
+      'lib/single.js': "const { withRetry } = require('./retry');\nmodule.exports = async function retryOnce(fn, times = 1) { for (let i = 0; ; i++) { try { return await fn(); } catch (e) { if (i >= times) throw e; } } };\n",
+    });
+    const { sites } = run(`
+      const { withRetry } = require('./retry');
+      const retryOnce = require('./single.js');
+      withRetry(() => api.get('/a'), 7);
+      retryOnce(() => api.get('/b'));
+    `, { js: true, filename: at('lib/app.js') });
+    expect(sites.map((s) => [s.label, s.attempts, s.attemptsAt])).toEqual([['withRetry()', 8, '7'], ['retryOnce()', 2, undefined]]);
+  });
+
+  it('follows workspace packages linked into node_modules, not installed packages', () => {
+    const at = project({
+      'packages/http/package.json': JSON.stringify({ name: '@acme/http', main: 'dist/index.js', types: 'dist/index.d.ts' }),
+      'packages/http/src/index.ts': HELPER_TS,
+      'node_modules/installed-retry/package.json': JSON.stringify({ name: 'installed-retry', main: 'index.js' }),
+      'node_modules/installed-retry/index.js': HELPER_TS.replace(/: [A-Za-z<>(){}?;, =]+(?=[,)=])/g, ''),
+      'apps/api/src/app.ts': '',
+    });
+    mkdirSync(at('node_modules/@acme'), { recursive: true });
+    symlinkSync(at('packages/http'), at('node_modules/@acme/http'), 'dir');
+    const { sites } = run(`
+      import { withRetry } from '@acme/http';
+      import { withRetry as installed } from 'installed-retry';
+      withRetry(() => api.get('/a'), { retries: 6 });
+      installed(() => api.get('/b'), { retries: 6 });
+    `, { filename: at('apps/api/src/app.ts') });
+    expect(sites.map((s) => [s.label, s.attempts])).toEqual([['withRetry()', 7]]);
+  });
+
+  it('parses an imported file once per version, and only for calls that pass a function', () => {
+    const at = project({ 'src/retry.ts': HELPER_TS, 'src/format.ts': 'export const format = (x: unknown) => String(x);\n' });
+    const before = moduleCacheStats().parses;
+    const first = run(`import { withRetry } from './retry.js'; import { format } from './format.js'; format(1); withRetry(() => load());`, { filename: at('src/app.ts') });
+    expect(first.sites).toHaveLength(1);
+    expect(moduleCacheStats().parses - before).toBe(1);
+    // Every keystroke re-lints the caller: the helper is not parsed again.
+    for (let i = 0; i < 5; i++) run(`import { withRetry } from './retry.js'; withRetry(() => load${i}(), { retries: ${i} });`, { filename: at('src/app.ts') });
+    expect(moduleCacheStats().parses - before).toBe(1);
+    // A changed helper is read again.
+    writeFileSync(at('src/retry.ts'), HELPER_TS.replace('retries = 2', 'retries = 4'));
+    utimesSync(at('src/retry.ts'), new Date(), new Date(Date.now() + 5000));
+    const changed = run(`import { withRetry } from './retry.js'; withRetry(() => load());`, { filename: at('src/app.ts') });
+    expect(changed.sites[0]).toMatchObject({ attempts: 5 });
+    expect(moduleCacheStats().parses - before).toBe(2);
+    // No function passed: the import is not followed at all.
+    run(`import { withRetry } from './retry.js'; withRetry(value);`, { filename: at('src/other.ts') });
+    expect(moduleCacheStats().parses - before).toBe(2);
+  });
+
+  it('treats unreadable, unparsable and missing files as unknown, without throwing', () => {
+    const at = project({ 'src/broken.ts': 'export async function withRetry(fn {{{ retry', 'src/folder/readme.md': '#' });
+    const { sites, findings } = run(`
+      import { withRetry } from './broken.js';
+      import { other } from './missing.js';
+      import { x } from './folder';
+      withRetry(() => load(), { retries: 50 });
+      other(() => load());
+      x(() => load());
+    `, { filename: at('src/app.ts') });
+    expect(sites).toEqual([]);
+    expect(findings).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('retries inside SDK clients', () => {
+  it('sees the OpenAI client\'s own retries under an outer retry, and its attempt bound', () => {
+    const { findings } = run(`
+      import OpenAI from 'openai';
+      import pRetry from 'p-retry';
+      const openai = new OpenAI();
+      export const ask = (q: string) => pRetry(() => openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: q }] }), { retries: 2, minTimeout: 200, randomize: true });
+      export const eager = new OpenAI({ maxRetries: 10 });
+    `);
+    const nested = findings.find((f) => f.rule === 'no-nested-retry');
+    expect(nested?.text).toMatch(/^openai\.chat\.completions\.create\(/);
+    expect(nested?.message).toContain('3 x 3 = 9');
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxRetries: 10' }));
+  });
+
+  it('does the same for Stripe and Octokit clients', () => {
+    const { findings } = run(`
+      import Stripe from 'stripe';
+      import { Octokit } from '@octokit/rest';
+      import { retry } from '@octokit/plugin-retry';
+      import pRetry from 'p-retry';
+      const stripe = new Stripe(process.env.STRIPE_KEY);
+      const octokit = new (Octokit.plugin(retry))({ auth });
+      export const customer = (id: string) => pRetry(() => stripe.customers.retrieve(id), { retries: 2, minTimeout: 200, randomize: true });
+      export const repo = () => pRetry(() => octokit.rest.repos.get({ owner, repo }), { retries: 2, minTimeout: 200, randomize: true });
+      export const eager = new Stripe('sk', { maxNetworkRetries: 9 });
+      export const gh = new (Octokit.plugin(retry))({ retry: { retries: 9 } });
+    `);
+    const nested = findings.filter((f) => f.rule === 'no-nested-retry').map((f) => f.message.match(/\d+ x \d+ = \d+/)?.[0]);
+    expect(nested).toEqual(['3 x 3 = 9', '3 x 4 = 12']);
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxNetworkRetries: 9' }));
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'retries: 9' }));
+  });
+
+  it('sees an SDK client retried through the team\'s helper in another file', () => {
+    clearModuleCache();
+    const at = project({ 'src/retry.ts': HELPER_TS });
+    const { findings } = run(`
+      import OpenAI from 'openai';
+      import { withRetry } from './retry.js';
+      const openai = new OpenAI();
+      export const ask = (q: string) => withRetry(() => openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: q }] }));
+    `, { filename: at('src/app.ts') });
+    expect(findings.find((f) => f.rule === 'no-nested-retry')?.message).toMatch(/^withRetry\(\) retries .* 3 x 3 = 9/);
+  });
+});
