@@ -8,6 +8,7 @@ import noUnsafeWriteRetry from './no-unsafe-write-retry.js';
 import requireCircuitBreaker from './require-circuit-breaker.js';
 import requireExponentialBackoff from './require-exponential-backoff.js';
 import requireJitter from './require-jitter.js';
+import requireSkipLocked from './require-skip-locked.js';
 import stableIdempotencyKey from './stable-idempotency-key.js';
 
 export const rules = {
@@ -20,5 +21,6 @@ export const rules = {
   'require-circuit-breaker': requireCircuitBreaker,
   'require-exponential-backoff': requireExponentialBackoff,
   'require-jitter': requireJitter,
+  'require-skip-locked': requireSkipLocked,
   'stable-idempotency-key': stableIdempotencyKey,
 };
