@@ -57,6 +57,11 @@ run('stable-idempotency-key', rule, {
       errors: [{ messageId: 'freshKey', line: 5, column: 72, suggestions: [{ messageId: 'hoistKey', output: `import pRetry from 'p-retry';\nimport Stripe from 'stripe';\nimport { nanoid } from 'nanoid';\nconst stripe = new Stripe(k);\nconst idempotencyKey = nanoid();\nawait pRetry(() => stripe.refunds.create({ charge }, { idempotencyKey: idempotencyKey }), ${opts});` }] }],
     },
     {
+      // The runtime used the wrong way: its key is ignored and a new one is made per attempt.
+      code: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nimport { randomUUID } from 'node:crypto';\nconst policy = createRetryPolicy();\nawait policy.write({ idempotencyKey: orderKey }, ({ signal }) => fetch('/orders', { method: 'POST', signal, headers: { 'Idempotency-Key': randomUUID() } }));`,
+      errors: [{ messageId: 'freshKey', line: 4, column: 139, data: { site: 'createRetryPolicy()' }, suggestions: [{ messageId: 'hoistKey', output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nimport { randomUUID } from 'node:crypto';\nconst policy = createRetryPolicy();\nconst idempotencyKey = randomUUID();\nawait policy.write({ idempotencyKey: orderKey }, ({ signal }) => fetch('/orders', { method: 'POST', signal, headers: { 'Idempotency-Key': idempotencyKey } }));` }] }],
+    },
+    {
       // A loop that makes a new key on every iteration.
       code: `import { randomUUID } from 'node:crypto';\nfor (let attempt = 0; attempt < 3; attempt++) {\n  try {\n    await fetch('/pay', { method: 'POST', headers: { 'Idempotency-Key': crypto.randomUUID() } });\n    break;\n  } catch {\n    await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt * 500));\n  }\n}`,
       errors: [{ messageId: 'freshKey', line: 4, column: 73, suggestions: [{ messageId: 'hoistKey', output: `import { randomUUID } from 'node:crypto';\nconst idempotencyKey = crypto.randomUUID();\nfor (let attempt = 0; attempt < 3; attempt++) {\n  try {\n    await fetch('/pay', { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey } });\n    break;\n  } catch {\n    await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt * 500));\n  }\n}` }] }],
