@@ -159,6 +159,12 @@ describe('declared helpers (settings["safe-retry"].wrappers)', () => {
     expect(rulesOf(findings)).toEqual(['max-retry-attempts 8']);
   });
 
+  it('matches a method of an exported object by its dotted path', () => {
+    const settings = { 'safe-retry': { wrappers: [{ module: './http', export: 'client.withRetry', operation: 0, options: 1, attempts: { option: 'retries', counts: 'retries', default: 2 } }] } };
+    const { sites } = run(`import { client } from './http'; client.withRetry(() => load(), { retries: 4 }); client.get('/x');`, { settings });
+    expect(sites.map((s) => [s.label, s.attempts])).toEqual([['client.withRetry()', 5]]);
+  });
+
   it('suggests fixes in the helper\'s own option names', () => {
     const { raw } = run(`import { withRetry } from '@acme/http'; withRetry(() => load(), { retries: 9, jitter: false, backoff: { delay: 0 } });`, { settings: acme() });
     const fixes = raw[0]!.fixes!;
@@ -535,6 +541,16 @@ describe('retries inside SDK clients', () => {
     expect(nested).toEqual(['3 x 3 = 9', '3 x 4 = 12']);
     expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'maxNetworkRetries: 9' }));
     expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'retries: 9' }));
+  });
+
+  it('does the same for AWS SDK clients', () => {
+    const { findings } = run(`
+      import { S3Client, GetObjectCommand } from '@aws-sdk/client-s3';
+      import pRetry from 'p-retry';
+      const s3 = new S3Client({});
+      export const read = (Key: string) => pRetry(() => s3.send(new GetObjectCommand({ Bucket, Key })), { retries: 2, minTimeout: 200, randomize: true });
+    `);
+    expect(findings.find((f) => f.rule === 'no-nested-retry')?.message).toContain('3 x 3 = 9');
   });
 
   it('sees an SDK client retried through the team\'s helper in another file', () => {
