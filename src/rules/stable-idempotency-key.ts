@@ -1,7 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
-import type { RetrySite } from '../analysis/model.js';
 import { inside, type IdempotencyKey } from '../analysis/operations.js';
 import { findVariable } from '../analysis/static-value.js';
 import { createRule } from '../util/create-rule.js';
@@ -42,7 +41,7 @@ export default createRule<Options, MessageIds>({
               if (!key || key.stability !== 'fresh' || !key.freshSource || reported.has(key.freshSource)) continue;
               reported.add(key.freshSource);
               const fromAttempt = key.freshSource.type === T.Identifier;
-              const hoist = fromAttempt ? undefined : hoistFix(site, group.scope, key, context.sourceCode);
+              const hoist = fromAttempt ? undefined : hoistFix(group.execution?.call ?? site.node, group.scope, key, context.sourceCode);
               context.report({
                 node: key.freshSource,
                 messageId: fromAttempt ? 'attemptKey' : 'freshKey',
@@ -62,7 +61,7 @@ export default createRule<Options, MessageIds>({
  * the retry. Offered only when the moved expression uses nothing declared inside the retried code.
  */
 function hoistFix(
-  site: RetrySite,
+  retryCall: TSESTree.Node,
   scope: TSESTree.Node | undefined,
   key: IdempotencyKey,
   sourceCode: Readonly<TSESLint.SourceCode>,
@@ -71,7 +70,8 @@ function hoistFix(
   const candidates = [key.value, key.freshSource].filter((n) => inside(scope, n) && inside(n, key.freshSource!));
   const moved = candidates.find((n) => selfContained(n, scope, sourceCode));
   if (!moved) return undefined;
-  let statement: TSESTree.Node | undefined = site.node;
+  // Before the statement that starts the retry (the runtime's `policy.write(...)`, not where the policy is made).
+  let statement: TSESTree.Node | undefined = retryCall;
   while (statement && !(statement.parent && (statement.parent.type === T.BlockStatement || statement.parent.type === T.Program) && isStatement(statement))) {
     statement = statement.parent;
   }
