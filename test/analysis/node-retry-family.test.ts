@@ -80,3 +80,40 @@ describe('CommonJS files', () => {
     expect(messages.map((m) => m.ruleId)).toEqual(['safe-retry/max-retry-attempts']);
   });
 });
+
+describe('node-retry and promise-retry under the rules', () => {
+  it('flags node-retry defaults and a constant factor, and passes a small jittered config', async () => {
+    const { lint } = await import('../helpers/model.js');
+    const bad = lint(`
+      const retry = require('retry');
+      const op = retry.operation();
+      const op2 = retry.operation({ retries: 2, factor: 1, minTimeout: 200, randomize: true });
+    `, { js: true }).map((f) => `${f.rule}:${f.text}`);
+    expect(bad).toEqual(expect.arrayContaining([
+      'max-retry-attempts:retry.operation', 'max-retry-duration:retry.operation', 'require-jitter:retry.operation',
+      'require-exponential-backoff:factor: 1',
+    ]));
+    const good = lint(`
+      const retry = require('retry');
+      const op = retry.operation({ retries: 2, minTimeout: 500, randomize: true });
+    `, { js: true }).filter((f) => f.rule !== 'no-legacy-retry');
+    expect(good).toEqual([]);
+  });
+
+  it('flags promise-retry defaults in both argument orders, and passes a short jittered retry', async () => {
+    const { lint } = await import('../helpers/model.js');
+    const bad = lint(`
+      import promiseRetry from 'promise-retry';
+      await promiseRetry((retry) => send().catch(retry));
+      await promiseRetry({ retries: 7, randomize: true, minTimeout: 100 }, (retry) => send().catch(retry));
+    `).map((f) => `${f.rule}:${f.line}:${f.text}`);
+    expect(bad).toEqual(expect.arrayContaining([
+      'max-retry-attempts:3:promiseRetry', 'require-jitter:3:promiseRetry', 'max-retry-attempts:4:retries: 7',
+    ]));
+    const good = lint(`
+      import promiseRetry from 'promise-retry';
+      await promiseRetry((retry) => load().catch(retry), { retries: 2, minTimeout: 500, randomize: true });
+    `).filter((f) => f.rule !== 'no-legacy-retry');
+    expect(good).toEqual([]);
+  });
+});
