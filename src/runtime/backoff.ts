@@ -1,10 +1,19 @@
-export type Jitter = 'full' | 'equal' | 'decorrelated';
+/**
+ * - `full`: uniform in [0, ceiling] (AWS "full jitter").
+ * - `equal`: uniform in [ceiling / 2, ceiling].
+ * - `decorrelated`: grows from the previous sleep (AWS "decorrelated jitter").
+ * - `randomized`: uniform in ceiling x [1 - f, 1 + f] with f = `randomizationFactor`, Resilience4j's
+ *   `enable-randomized-wait`, so a Spring service and a Node service read one config the same way.
+ */
+export type Jitter = 'full' | 'equal' | 'decorrelated' | 'randomized';
 
 export interface BackoffOptions {
   initialDelayMs: number;
   multiplier: number;
   maxDelayMs: number;
   jitter: Jitter;
+  /** Only for `randomized`: how far a wait may stray from the ceiling, within (0, 1). Default 0.5. */
+  randomizationFactor?: number;
   /** A [0, 1) source; swap it for a seeded one in simulations. */
   random?: () => number;
 }
@@ -22,6 +31,7 @@ class ExponentialJitterBackoff implements Backoff {
   readonly #multiplier: number;
   readonly #max: number;
   readonly #jitter: Jitter;
+  readonly #factor: number;
   readonly #random: () => number;
 
   constructor(options: BackoffOptions) {
@@ -29,6 +39,7 @@ class ExponentialJitterBackoff implements Backoff {
     this.#multiplier = options.multiplier;
     this.#max = options.maxDelayMs;
     this.#jitter = options.jitter;
+    this.#factor = options.randomizationFactor ?? 0.5;
     this.#random = options.random ?? Math.random;
   }
 
@@ -41,6 +52,13 @@ class ExponentialJitterBackoff implements Backoff {
     }
     const ceiling = Math.min(this.#max, this.#initial * this.#multiplier ** (retry - 1));
     if (this.#jitter === 'equal') return ceiling / 2 + this.#random() * (ceiling / 2);
+    if (this.#jitter === 'randomized') {
+      // Resilience4j clamps the randomised wait to the cap, so at the cap every client sleeps the
+      // same time again; narrowing the band below the cap keeps them apart.
+      const low = ceiling * (1 - this.#factor);
+      const high = Math.min(this.#max, ceiling * (1 + this.#factor));
+      return low + this.#random() * (high - low);
+    }
     return this.#random() * ceiling;
   }
 }
@@ -61,8 +79,16 @@ export function createBackoff(options: BackoffOptions): Backoff {
   if (!(Number.isFinite(maxDelayMs) && maxDelayMs >= initialDelayMs)) {
     throw new RangeError(`maxDelayMs must be finite and >= initialDelayMs, got ${String(maxDelayMs)}`);
   }
-  if (jitter !== 'full' && jitter !== 'equal' && jitter !== 'decorrelated') {
-    throw new RangeError(`jitter must be 'full', 'equal' or 'decorrelated', got ${String(jitter)}`);
+  if (jitter !== 'full' && jitter !== 'equal' && jitter !== 'decorrelated' && jitter !== 'randomized') {
+    throw new RangeError(`jitter must be 'full', 'equal', 'decorrelated' or 'randomized', got ${String(jitter)}`);
+  }
+  const factor = options.randomizationFactor;
+  if (factor !== undefined && jitter !== 'randomized') {
+    throw new RangeError(`randomizationFactor applies only to jitter 'randomized', got jitter '${jitter}'`);
+  }
+  if (factor !== undefined && !(Number.isFinite(factor) && factor > 0 && factor < 1)) {
+    // 0 would be no jitter at all; 1 would let a wait shrink to nothing.
+    throw new RangeError(`randomizationFactor must be within (0, 1), got ${String(factor)}`);
   }
   return new ExponentialJitterBackoff(options);
 }

@@ -1,6 +1,7 @@
 import { isDependencyFailure } from './classify.js';
 import { monotonicNow } from './clock.js';
 import { CircuitOpenError } from './errors.js';
+import { metricsHub, type BreakerMeter, type RuntimeMetrics } from './metrics.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 export type BreakerOutcome = 'success' | 'failure' | 'neutral';
@@ -17,6 +18,11 @@ export interface CircuitBreakerOptions {
   minimumThroughput?: number;
   /** Sliding window over which the ratio is measured. Default 10000. */
   samplingMs?: number;
+  /**
+   * Measure the ratio over the last `windowCalls` calls instead of a time window (Resilience4j's
+   * COUNT_BASED sliding window). `samplingMs` is then not used.
+   */
+  windowCalls?: number;
   /** How long to stay open before letting probes through. Default 5000. */
   breakMs?: number;
   /** Concurrent trial calls in half-open; this many successes close the breaker. Default 1. */
@@ -26,6 +32,10 @@ export interface CircuitBreakerOptions {
   onStateChange?: (state: BreakerState) => void;
   /** Clock in ms; inject a virtual one for simulations. Default: monotonic time. */
   now?: () => number;
+  /** The `breaker` attribute of this breaker's metrics. Default 'default'. */
+  name?: string;
+  /** From `enableMetrics()`: report state, transitions and rejections. */
+  metrics?: RuntimeMetrics;
 }
 
 export interface CircuitBreaker extends CircuitBreakerLike {
@@ -48,6 +58,10 @@ const OPEN = 1;
 const HALF_OPEN = 2;
 const STATE_NAMES: readonly BreakerState[] = ['closed', 'open', 'half-open'];
 
+type ResolvedBreakerOptions = Required<Omit<CircuitBreakerOptions, 'onStateChange' | 'windowCalls' | 'name' | 'metrics'>>
+  & Pick<CircuitBreakerOptions, 'onStateChange' | 'windowCalls'>
+  & { meter: BreakerMeter | undefined };
+
 class SamplingCircuitBreaker implements CircuitBreaker {
   readonly #failureRatio: number;
   readonly #minimumThroughput: number;
@@ -67,8 +81,12 @@ class SamplingCircuitBreaker implements CircuitBreaker {
   #openUntil = 0;
   #probesInFlight = 0;
   #probeSuccesses = 0;
+  /** Count-based window: the outcome of each of the last `windowCalls` calls, 1 for a failure. */
+  readonly #ring: Uint8Array | undefined;
+  #ringNext = 0;
+  readonly #meter: BreakerMeter | undefined;
 
-  constructor(o: Required<Omit<CircuitBreakerOptions, 'onStateChange'>> & Pick<CircuitBreakerOptions, 'onStateChange'>) {
+  constructor(o: ResolvedBreakerOptions) {
     this.#failureRatio = o.failureRatio;
     this.#minimumThroughput = o.minimumThroughput;
     this.#slotMs = o.samplingMs / SLOTS;
@@ -78,6 +96,9 @@ class SamplingCircuitBreaker implements CircuitBreaker {
     this.#onStateChange = o.onStateChange;
     this.#now = o.now;
     this.#epoch = Math.floor(o.now() / this.#slotMs);
+    this.#ring = o.windowCalls === undefined ? undefined : new Uint8Array(o.windowCalls);
+    this.#meter = o.meter;
+    if (o.meter !== undefined) o.meter.current = this;
   }
 
   get state(): BreakerState {
@@ -91,6 +112,7 @@ class SamplingCircuitBreaker implements CircuitBreaker {
   }
 
   #transition(state: number): void {
+    if (this.#meter !== undefined) this.#meter.transitions[this.#state * STATE_NAMES.length + state]! += 1;
     this.#state = state;
     if (this.#onStateChange !== undefined) {
       try {
@@ -111,6 +133,8 @@ class SamplingCircuitBreaker implements CircuitBreaker {
   #close(): void {
     this.#calls.fill(0);
     this.#failures.fill(0);
+    this.#ring?.fill(0);
+    this.#ringNext = 0;
     this.#callSum = 0;
     this.#failureSum = 0;
     this.#transition(CLOSED);
@@ -136,14 +160,19 @@ class SamplingCircuitBreaker implements CircuitBreaker {
   tryAcquire(): boolean {
     if (this.#state === CLOSED) return true;
     if (this.#state === OPEN) {
-      if (this.#now() < this.#openUntil) return false;
+      if (this.#now() < this.#openUntil) return this.#reject();
       this.#probesInFlight = 0;
       this.#probeSuccesses = 0;
       this.#transition(HALF_OPEN);
     }
-    if (this.#probesInFlight >= this.#halfOpenProbes) return false;
+    if (this.#probesInFlight >= this.#halfOpenProbes) return this.#reject();
     this.#probesInFlight++;
     return true;
+  }
+
+  #reject(): false {
+    if (this.#meter !== undefined) this.#meter.rejections++;
+    return false;
   }
 
   settle(outcome: BreakerOutcome): void {
@@ -155,6 +184,10 @@ class SamplingCircuitBreaker implements CircuitBreaker {
     }
     // Results of calls that started before the breaker opened say nothing new.
     if (this.#state === OPEN || outcome === 'neutral') return;
+    if (this.#ring !== undefined) {
+      this.#record(this.#ring, outcome === 'failure' ? 1 : 0);
+      return;
+    }
     const slot = this.#roll();
     this.#calls[slot]! += 1;
     this.#callSum += 1;
@@ -164,6 +197,22 @@ class SamplingCircuitBreaker implements CircuitBreaker {
       if (this.#callSum >= this.#minimumThroughput && this.#failureSum >= this.#failureRatio * this.#callSum) {
         this.#open();
       }
+    }
+  }
+
+  /** Count-based window: the new outcome replaces the oldest once the ring is full. */
+  #record(ring: Uint8Array, failed: number): void {
+    const i = this.#ringNext;
+    if (this.#callSum >= ring.length) {
+      this.#callSum -= 1;
+      this.#failureSum -= ring[i]!;
+    }
+    ring[i] = failed;
+    this.#ringNext = i + 1 === ring.length ? 0 : i + 1;
+    this.#callSum += 1;
+    this.#failureSum += failed;
+    if (failed === 1 && this.#callSum >= this.#minimumThroughput && this.#failureSum >= this.#failureRatio * this.#callSum) {
+      this.#open();
     }
   }
 
@@ -211,6 +260,15 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
   if (!(Number.isInteger(halfOpenProbes) && halfOpenProbes >= 1)) {
     throw new RangeError(`halfOpenProbes must be a positive integer, got ${String(halfOpenProbes)}`);
   }
+  const windowCalls = options.windowCalls;
+  if (windowCalls !== undefined) {
+    if (!(Number.isInteger(windowCalls) && windowCalls >= 1)) {
+      throw new RangeError(`windowCalls must be a positive integer, got ${String(windowCalls)}`);
+    }
+    if (minimumThroughput > windowCalls) {
+      throw new RangeError(`minimumThroughput (${minimumThroughput}) must not exceed windowCalls (${windowCalls}): the breaker could never open`);
+    }
+  }
   return new SamplingCircuitBreaker({
     failureRatio,
     minimumThroughput,
@@ -220,6 +278,8 @@ export function createCircuitBreaker(options: CircuitBreakerOptions = {}): Circu
     isFailure: options.isFailure ?? isDependencyFailure,
     onStateChange: options.onStateChange,
     now: options.now ?? monotonicNow,
+    windowCalls,
+    meter: metricsHub(options.metrics)?.breaker(options.name ?? 'default'),
   });
 }
 

@@ -1,4 +1,5 @@
 import { monotonicNow } from './clock.js';
+import { metricsHub, type BudgetMeter, type RuntimeMetrics } from './metrics.js';
 
 export interface RetryBudgetOptions {
   /** Retries allowed as a fraction of recent first attempts. Default 0.1. */
@@ -9,6 +10,10 @@ export interface RetryBudgetOptions {
   windowMs?: number;
   /** Clock in ms; inject a virtual one for simulations. Default: monotonic time. */
   now?: () => number;
+  /** The `budget` attribute of this budget's metrics. Default 'default'. */
+  name?: string;
+  /** From `enableMetrics()`: report refused retries and the retries available. */
+  metrics?: RuntimeMetrics;
 }
 
 export interface RetryBudget {
@@ -34,13 +39,16 @@ class SlidingRetryBudget implements RetryBudget {
   #epoch: number;
   #requestSum = 0;
   #retrySum = 0;
+  readonly #meter: BudgetMeter | undefined;
 
-  constructor(ratio: number, minPerSecond: number, windowMs: number, now: () => number) {
+  constructor(ratio: number, minPerSecond: number, windowMs: number, now: () => number, meter: BudgetMeter | undefined) {
     this.#ratio = ratio;
     this.#reserve = (minPerSecond * windowMs) / 1000;
     this.#slotMs = windowMs / SLOTS;
     this.#now = now;
     this.#epoch = Math.floor(now() / this.#slotMs);
+    this.#meter = meter;
+    if (meter !== undefined) meter.current = this;
   }
 
   #roll(): number {
@@ -74,7 +82,10 @@ class SlidingRetryBudget implements RetryBudget {
 
   tryRetry(): boolean {
     const slot = this.#roll();
-    if (this.#retrySum + 1 > this.#ratio * this.#requestSum + this.#reserve) return false;
+    if (this.#retrySum + 1 > this.#ratio * this.#requestSum + this.#reserve) {
+      if (this.#meter !== undefined) this.#meter.exhausted++;
+      return false;
+    }
     this.#retries[slot]! += 1;
     this.#retrySum += 1;
     return true;
@@ -99,5 +110,6 @@ export function createRetryBudget(options: RetryBudgetOptions = {}): RetryBudget
   if (!(Number.isFinite(windowMs) && windowMs >= 100)) {
     throw new RangeError(`windowMs must be at least 100, got ${String(windowMs)}`);
   }
-  return new SlidingRetryBudget(ratio, minPerSecond, windowMs, options.now ?? monotonicNow);
+  const meter = metricsHub(options.metrics)?.budget(options.name ?? 'default');
+  return new SlidingRetryBudget(ratio, minPerSecond, windowMs, options.now ?? monotonicNow, meter);
 }

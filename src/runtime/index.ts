@@ -30,3 +30,16 @@ export { idempotencyKey } from './idempotency-key.js';
 export { Deferred } from './handoff.js';
 export type { GiveUpReason, Handoff, HandoffContext } from './handoff.js';
 export * from './queue/index.js';
+export { createPolicyRegistry, PolicyConfigError } from './registry.js';
+export type { PolicyConfigIssue, PolicyRegistry, PolicyRegistryOptions } from './registry.js';
+export { enableMetrics } from './metrics.js';
+export type {
+  EnableMetricsOptions,
+  MeterLike,
+  MeterProviderLike,
+  MetricAttributes,
+  MetricInstrumentOptions,
+  ObservableInstrumentLike,
+  ObservableResultLike,
+  RuntimeMetrics,
+} from './metrics.js';

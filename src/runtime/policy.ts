@@ -11,6 +11,7 @@ import {
 import { monotonicNow } from './clock.js';
 import { CircuitOpenError, type ResponseLike } from './errors.js';
 import { Deferred, isHandoffReason, type GiveUpReason, type Handoff } from './handoff.js';
+import { metricsHub, OUTCOMES, SUCCESS, type PolicyMeter, type RuntimeMetrics } from './metrics.js';
 
 export interface AttemptContext {
   /** 1 for the first call, 2 for the first retry, ... */
@@ -59,6 +60,8 @@ export interface RetryPolicyOptions {
   maxDelayMs?: number;
   /** Always on; choose the flavour. Default 'full'. */
   jitter?: Jitter;
+  /** With jitter 'randomized': each wait is uniform in ceiling x [1 - f, 1 + f]. Default 0.5. */
+  randomizationFactor?: number;
   /** Total time for attempts and waits together; at most 30000 (R-RES-RE-4). Default 5000. */
   deadlineMs?: number;
   /** Optional per-attempt timeout, so one hung attempt does not eat the whole deadline. */
@@ -78,6 +81,10 @@ export interface RetryPolicyOptions {
   onGiveUp?: (event: GiveUpEvent) => void;
   /** [0, 1) source for jitter; inject a seeded one in tests. */
   random?: () => number;
+  /** The `policy` attribute of this policy's metrics. Default 'default'. */
+  name?: string;
+  /** From `enableMetrics()`: count calls, attempts, retries and give-ups. Default: off, and free. */
+  metrics?: RuntimeMetrics;
 }
 
 export interface CallOptions {
@@ -102,6 +109,8 @@ export interface ResolvedRetryPolicyOptions {
   readonly multiplier: number;
   readonly maxDelayMs: number;
   readonly jitter: Jitter;
+  /** Set only for jitter 'randomized'. */
+  readonly randomizationFactor?: number;
   readonly deadlineMs: number;
   readonly attemptTimeoutMs: number | undefined;
   readonly maxRetryAfterMs: number;
@@ -272,6 +281,7 @@ class Policy implements RetryPolicy {
   readonly #foreign: CircuitBreakerLike | undefined;
   readonly #onRetry: RetryPolicyOptions['onRetry'];
   readonly #onGiveUp: RetryPolicyOptions['onGiveUp'];
+  readonly #meter: PolicyMeter | undefined;
 
   constructor(options: RetryPolicyOptions) {
     const maxAttempts = options.maxAttempts ?? 3;
@@ -296,9 +306,18 @@ class Policy implements RetryPolicy {
     if (options.retryOn !== undefined && typeof options.retryOn !== 'function') {
       throw new TypeError('retryOn must be a function');
     }
-    const backoffOptions = { initialDelayMs, multiplier, maxDelayMs, jitter, ...(options.random ? { random: options.random } : {}) };
+    const randomizationFactor = options.randomizationFactor ?? (jitter === 'randomized' ? 0.5 : undefined);
+    const backoffOptions = {
+      initialDelayMs, multiplier, maxDelayMs, jitter,
+      ...(randomizationFactor !== undefined ? { randomizationFactor } : {}),
+      ...(options.random ? { random: options.random } : {}),
+    };
     this.#backoff = createBackoff(backoffOptions);
-    this.config = Object.freeze({ maxAttempts, initialDelayMs, multiplier, maxDelayMs, jitter, deadlineMs, attemptTimeoutMs, maxRetryAfterMs });
+    this.config = Object.freeze({
+      maxAttempts, initialDelayMs, multiplier, maxDelayMs, jitter,
+      ...(randomizationFactor !== undefined ? { randomizationFactor } : {}),
+      deadlineMs, attemptTimeoutMs, maxRetryAfterMs,
+    });
     this.#retryOn = options.retryOn;
     this.#budget = options.budget;
     const breaker = options.breaker;
@@ -306,6 +325,7 @@ class Policy implements RetryPolicy {
     else this.#foreign = breaker;
     this.#onRetry = options.onRetry;
     this.#onGiveUp = options.onGiveUp;
+    this.#meter = metricsHub(options.metrics)?.policy(options.name ?? 'default');
   }
 
   read<T>(fn: (ctx: AttemptContext) => T | PromiseLike<T>, options?: ReadOptions): Promise<T | Deferred> {
@@ -335,7 +355,12 @@ class Policy implements RetryPolicy {
     signal: AbortSignal | undefined,
     handoff: Handoff | undefined,
   ): Promise<unknown> {
-    if (signal?.aborted) throw signal.reason;
+    const meter = this.#meter;
+    const k = kind === 'write' ? 1 : 0;
+    if (signal?.aborted) {
+      meter?.aborted(k);
+      throw signal.reason;
+    }
     const deadlineAt = monotonicNow() + this.config.deadlineMs;
     this.#budget?.recordRequest();
     const native = this.#native;
@@ -347,6 +372,7 @@ class Policy implements RetryPolicy {
       if (native !== undefined && !native.tryAcquire()) {
         return this.#giveUp(kind, 'circuit-open', attempt - 1, failure, key, handoff);
       }
+      if (meter !== undefined) meter.attempts[k]! += 1;
       // The key is typed as string for writes; reads never see it in their context type.
       const ctx = new Attempt(attempt, key as string, deadlineAt, this.config.attemptTimeoutMs, signal);
       let result: unknown;
@@ -368,11 +394,15 @@ class Policy implements RetryPolicy {
       if (!thrown) {
         if (!isFailedResponse(result)) {
           native?.settle('success');
+          if (meter !== undefined) meter.calls[k * OUTCOMES.length + SUCCESS]! += 1;
           return result;
         }
         native?.settleError(result);
         // A non-retryable status is the server's answer, returned as fetch would return it.
-        if (!isRetryableStatus(result.status, kind)) return result;
+        if (!isRetryableStatus(result.status, kind)) {
+          meter?.gaveUp(k, 'not-retryable', false);
+          return result;
+        }
         failure = { value: result, response: true };
       } else {
         if (!invoked) {
@@ -380,6 +410,7 @@ class Policy implements RetryPolicy {
         }
         if (signal?.aborted) {
           native?.settle('neutral');
+          meter?.aborted(k);
           throw signal.reason;
         }
         native?.settleError(result);
@@ -391,6 +422,7 @@ class Policy implements RetryPolicy {
 
       if (signal?.aborted) {
         discard(failure.value);
+        meter?.aborted(k);
         throw signal.reason;
       }
       if (this.#retryOn !== undefined && !narrowedIn(this.#retryOn, failure.value, kind, attempt)) {
@@ -428,7 +460,18 @@ class Policy implements RetryPolicy {
       }
       callHook(this.#onRetry, { kind, attempt, delayMs: delay, error: failure.value });
       discard(failure.value);
-      await sleep(delay, signal);
+      if (meter === undefined) {
+        await sleep(delay, signal);
+        continue;
+      }
+      meter.retries[k]! += 1;
+      try {
+        await sleep(delay, signal);
+      } catch (reason) {
+        // Only the caller's abort ends a sleep early.
+        meter.aborted(k);
+        throw reason;
+      }
     }
   }
 
@@ -447,16 +490,19 @@ class Policy implements RetryPolicy {
     else if (breakerError instanceof CircuitOpenError) error = breakerError;
     else error = new CircuitOpenError(undefined, breakerError === undefined ? undefined : { cause: breakerError });
     const event: GiveUpEvent = { kind, reason, attempts, error, idempotencyKey: key };
+    const k = kind === 'write' ? 1 : 0;
     if (handoff !== undefined && isHandoffReason(reason)) {
       try {
         const { taskId } = await handoff({ idempotencyKey: key, reason, error, attempts });
         event.taskId = taskId;
+        this.#meter?.gaveUp(k, reason, true);
         callHook(this.#onGiveUp, event);
         return new Deferred(taskId, reason, key, error);
       } catch (handoffError) {
         event.handoffError = handoffError;
       }
     }
+    this.#meter?.gaveUp(k, reason, false);
     callHook(this.#onGiveUp, event);
     if (failure?.response === true) return failure.value as ResponseLike;
     throw error;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { NonRetryableTaskError, TaskQueueError } from './errors.js';
 import type { Handoff, HandoffContext } from '../handoff.js';
+import { metricsHub, type RuntimeMetrics } from '../metrics.js';
 import type { PgQueryable } from './postgres.js';
 import type { ClaimedTask, EnqueueOutcome, NewTaskRow, StoreNow, Task, TaskCounts, TaskStore } from './types.js';
 import { assertInt, backoffDelayMs, describeError, sleep, toPayloadJson, uuidv7 } from './util.js';
@@ -53,6 +54,10 @@ export interface TaskQueueOptions<H extends TaskHandlers> {
   /** How long stop() waits for running handlers. Default 30 s. */
   stopTimeoutMs?: number;
   workerId?: string;
+  /** The `queue` attribute of this queue's metrics. Default 'default'. */
+  name?: string;
+  /** From `enableMetrics()`: report depth by status (read from the store at export), completions and failures. */
+  metrics?: RuntimeMetrics;
   /**
    * Test hook: epoch-ms clock used for every time decision instead of the database's own clock.
    * Leave unset in production; on PostgreSQL the default is `now()` of the database.
@@ -146,6 +151,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const kinds = Object.keys(handlers);
   const known = new Set([...kinds, ...(options.enqueueOnlyKinds ?? [])]);
+  const meter = metricsHub(options.metrics)?.queue(options.name ?? 'default');
 
   const now = (): StoreNow => (clock ? new Date(clock()) : undefined);
   const safeOnError = (error: unknown, where: string) => {
@@ -155,6 +161,11 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
       // an error reporter that throws must not stop the worker
     }
   };
+  if (meter !== undefined) {
+    // Read at export, not migrated first: a metrics scrape must not change the database.
+    meter.counts = () => store.counts();
+    meter.onError = (error) => safeOnError(error, 'metrics: reading queue depth');
+  }
 
   let migrated: Promise<void> | undefined;
   const migrate = () => {
@@ -289,6 +300,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     const status = await withRetries('recording a failed attempt', () =>
       store.fail({ id: task.id, token: task.leaseToken, error, delayMs, terminal, now: now() }),
     );
+    meter?.failed(task.kind, status === 'failed');
     if (status === null) {
       safeOnError(new Error(`task ${task.id} (${task.kind}) failed after its lease was lost; the new owner decides its fate`), 'fail');
     } else if (status === 'failed' && onFailed) {
@@ -329,6 +341,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     }
     freeSlot();
     const ok = await completer.complete(task.id, task.leaseToken);
+    if (ok) meter?.completed(task.kind);
     if (!ok) {
       safeOnError(new Error(`task ${task.id} (${task.kind}) finished after its lease was lost; another worker may have run it too`), 'complete');
     }
