@@ -17,6 +17,7 @@ const ESLINT_VERSIONS = { 9: '9.39.5', 10: '10.15.0' } as const;
 const TYPESCRIPT_ESLINT = '8.74.0';
 const TYPESCRIPT = '6.0.3';
 const TYPES_NODE = '20.19.43';
+const YAML_ESLINT_PARSER = '2.1.0';
 const MINUTES = 60_000;
 
 interface Run {
@@ -98,6 +99,20 @@ const APP: Record<string, string> = {
     'export { namespace, recommended, ruleCount, policy, rdjson, missing };',
     '',
   ].join('\n'),
+  // Spring Boot YAML for the resilience4j preset (outside src/, so the bin's `src` run stays JS-only).
+  'config/application.yml': [
+    'resilience4j.retry.instances.sber:',
+    '  max-attempts: 10',
+    '  wait-duration: 1s',
+    '  enable-exponential-backoff: false',
+    '',
+  ].join('\n'),
+  'eslint.yaml.config.js': [
+    "import safeRetry from 'eslint-plugin-safe-retry';",
+    '',
+    'export default [safeRetry.configs.resilience4j];',
+    '',
+  ].join('\n'),
   'tsconfig.json': JSON.stringify({
     compilerOptions: {
       target: 'ES2022',
@@ -161,6 +176,8 @@ describe.each([9, 10] as const)('installed from the tarball with ESLint %i', (ma
       `typescript-eslint@${TYPESCRIPT_ESLINT}`,
       `typescript@${TYPESCRIPT}`,
       `@types/node@${TYPES_NODE}`,
+      // The optional peer: installed with ESLint 10 only, so both sides of "optional" are tested.
+      ...(major === 10 ? [`yaml-eslint-parser@${YAML_ESLINT_PARSER}`] : []),
     ], project, 10 * MINUTES);
     expect(install.code, install.stderr).toBe(0);
     const installed = JSON.parse(readFileSync(path.join(project, 'node_modules/eslint/package.json'), 'utf8')) as { version: string };
@@ -216,6 +233,25 @@ describe.each([9, 10] as const)('installed from the tarball with ESLint %i', (ma
     expect(check.stdout).toMatch(/^R-RES-RE-3 {2}at most 5 attempts, 3 typical {2}\(1\)$/m);
     expect(check.stdout).toContain('src/orders.ts:9:');
     expect(check.stdout.trimEnd().split('\n').at(-1)).toMatch(/^4 problems \(4 errors, 0 warnings\) in 2 of 3 files checked/);
+  }, 2 * MINUTES);
+
+  it('lints Spring YAML with the resilience4j preset, or says which optional peer is missing', async () => {
+    const yaml = await eslint('-c', 'eslint.yaml.config.js', '-f', 'json', 'config/application.yml');
+    const [result] = JSON.parse(yaml.stdout) as Array<{ messages: Array<{ ruleId: string | null; line: number; message: string; fatal?: boolean }> }>;
+    expect(yaml.code).toBe(1);
+    if (major === 10) {
+      expect(result!.messages.map((m) => `${m.line} ${m.ruleId}`).sort()).toEqual([
+        '1 safe-retry/max-retry-duration',
+        '1 safe-retry/no-retry-on-client-error',
+        '2 safe-retry/max-retry-attempts',
+        '4 safe-retry/require-exponential-backoff',
+      ]);
+    } else {
+      // Without yaml-eslint-parser the plugin still loads; the YAML file gets one clear message.
+      expect(result!.messages).toHaveLength(1);
+      expect(result!.messages[0]).toMatchObject({ fatal: true, ruleId: null });
+      expect(result!.messages[0]!.message).toMatch(/yaml-eslint-parser, which is not installed/);
+    }
   }, 2 * MINUTES);
 
   it('type-checks a TypeScript consumer of ".", "./runtime" and "./formatter-rdjson"', async () => {
