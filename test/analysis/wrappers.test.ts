@@ -260,6 +260,28 @@ describe('inferred helpers in the same file', () => {
     expect(findings.find((f) => f.rule === 'no-nested-retry')?.message).toContain('3 x 10 = 30');
   });
 
+  it('leaves the helper\'s missing jitter and constant waits to the helper when a call only changes the scale', () => {
+    const { sites, findings } = run(`
+      async function withRetry(fn, { retries = 2, delay = 100 } = {}) {
+        for (let attempt = 0; ; attempt++) {
+          try { return await fn(); } catch (e) { if (attempt >= retries) throw e; await sleep(delay * 2 ** attempt); }
+        }
+      }
+      async function steady(fn, { retries = 2, delay = 100 } = {}) {
+        for (let attempt = 0; ; attempt++) {
+          try { return await fn(); } catch (e) { if (attempt >= retries) throw e; await sleep(delay); }
+        }
+      }
+      withRetry(() => api.get('/a'), { delay: 300 });
+      steady(() => api.get('/b'), { delay: 300 });
+    `);
+    expect(sites.filter((s) => s.library.startsWith('wrapper:')).map((s) => [s.initialMs, s.fromHelper])).toEqual([
+      [300, ['attempts', 'backoff', 'breaker', 'jitter']],
+      [300, ['attempts', 'backoff', 'breaker', 'jitter']],
+    ]);
+    expect(findings.map((f) => [f.rule, f.line])).toEqual([['require-jitter', 4], ['require-exponential-backoff', 9]]);
+  });
+
   it('reports a bad default at the default, and a call that overrides it at the call', () => {
     const { findings } = run(`
       async function withRetry(fn, retries = 10) {

@@ -305,14 +305,16 @@ export function wrapperCallSite(
   const at = helper.specialise(args.values);
   if (!own || !at) return undefined;
   const fromHelper = new Set<HelperFinding>(['breaker']);
+  // Each finding goes to the call only when the call's arguments change what that rule judges.
   const attemptsOwned = !same(at.attempts.value, own.attempts.value);
-  const backoffOwned = !sameSchedule(at.delay, own.delay);
-  const jitterOwned = !same(at.jitter.value, own.jitter.value) || backoffOwned;
+  const scheduleOwned = !sameSchedule(at.delay, own.delay);
+  const growthOwned = at.delay.growth !== own.delay.growth;
+  const jitterOwned = !same(at.jitter.value, own.jitter.value) || growthOwned;
   const filterOwned = !sameFilter(at.errorFilter, own.errorFilter);
   if (!attemptsOwned) fromHelper.add('attempts');
-  if (!backoffOwned) fromHelper.add('backoff');
+  if (!growthOwned) fromHelper.add('backoff');
   if (!jitterOwned) fromHelper.add('jitter');
-  if (!attemptsOwned && !backoffOwned) fromHelper.add('duration');
+  if (!attemptsOwned && !scheduleOwned) fromHelper.add('duration');
 
   // Of the arguments the setting depends on, the one whose removal changes it is the one that sets it.
   const where = (node: Node | undefined, prefer: RegExp, differs: (without: RetrySite) => boolean): Node | undefined => {
@@ -327,7 +329,7 @@ export function wrapperCallSite(
     return candidates[0]?.node;
   };
   const attemptsNode = attemptsOwned ? where(at.attempts.node, ATTEMPT_WORDS, (w) => !same(w.attempts.value, at.attempts.value)) : undefined;
-  const delayNode = backoffOwned ? where(at.delay.node, DELAY_WORDS, (w) => !sameSchedule(w.delay, at.delay)) : undefined;
+  const delayNode = scheduleOwned ? where(at.delay.node, DELAY_WORDS, (w) => !sameSchedule(w.delay, at.delay)) : undefined;
   const jitterNode = jitterOwned ? where(at.jitter.node, JITTER_WORDS, (w) => !same(w.jitter.value, at.jitter.value)) ?? delayNode : undefined;
   const filterNode = filterOwned
     ? where(at.errorFilter.node ?? at.errorFilter.clientErrors[0]?.node ?? at.errorFilter.retriesEverything, FILTER_WORDS, (w) => !sameFilter(w.errorFilter, at.errorFilter))
