@@ -134,14 +134,9 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
 
   function bindRequire(call: TSESTree.CallExpression, module: string) {
     // const x = require('m') / const x = require('m').y / const { a: b } = require('m')
-    let path = 'module';
-    let node: TSESTree.Node = call;
-    while (node.parent?.type === T.MemberExpression && node.parent.object === node) {
-      const key = propertyKey(node.parent, () => undefined);
-      if (key === undefined) return;
-      path = joinPath(path, key);
-      node = node.parent;
-    }
+    const chain = memberChain(call, 'module');
+    if (!chain.complete) return;
+    const { path, expression: node } = chain;
     const parent = node.parent;
     if (parent?.type === T.VariableDeclarator && parent.init === node) {
       if (parent.id.type === T.Identifier) bind(declared(parent.id), module, path, call);
@@ -198,6 +193,22 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
 export function joinPath(base: string, key: string): string {
   if (base === 'module' || base === 'default') return key === 'default' ? 'default' : key;
   return `${base}.${key}`;
+}
+
+/**
+ * Climbs `x.a.b` from `x` while the keys are static: the outermost member expression and the export
+ * path it names (`module` + `.a.b`). `complete` is false when a computed key stopped the climb.
+ */
+export function memberChain(start: TSESTree.Node, path: string): { expression: TSESTree.Node; path: string; complete: boolean } {
+  let expression = start;
+  let p = path;
+  while (expression.parent?.type === T.MemberExpression && expression.parent.object === expression) {
+    const key = propertyKey(expression.parent, () => undefined);
+    if (key === undefined) return { expression, path: p, complete: false };
+    p = joinPath(p, key);
+    expression = expression.parent;
+  }
+  return { expression, path: p, complete: true };
 }
 
 /** True when a reference path means "the module's callable default" (default import, require, namespace). */

@@ -4,11 +4,11 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { buildImportTable, joinPath, type ImportTable } from './imports.js';
+import { buildImportTable, memberChain, type ImportTable } from './imports.js';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from './library.js';
 import type { RetrySite } from './model.js';
 import { OptionsView } from './options.js';
-import { createEvaluator, constInitializer, propertyKey, type Evaluator } from './static-value.js';
+import { createEvaluator, constInitializer, type Evaluator } from './static-value.js';
 import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites, mayContainHandWrittenRetry } from './hand-written.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations.js';
@@ -60,12 +60,18 @@ export function buildModel(
   const evaluator = createEvaluator(sourceCode);
   const imports = buildImportTable(sourceCode);
   let index: Map<string, TSESTree.Node[]> | undefined;
+  let skipped: Map<string, TSESTree.Node[]> | undefined;
   const context: AnalysisContext = {
     sourceCode,
     evaluator,
     imports,
     options: (node) => new OptionsView(evaluator, node),
     nodesOfType(type) {
+      if (LEAVES.has(type) || TYPE_ONLY.has(type) || type.startsWith('TS')) {
+        const list = (skipped ??= new Map()).get(type) ?? nodesOfSkippedType(sourceCode, type);
+        skipped.set(type, list);
+        return list as never;
+      }
       index ??= indexNodes(sourceCode);
       return (index.get(type) ?? []) as never;
     },
@@ -124,14 +130,7 @@ function collectUses(imports: ImportTable, modules: ReadonlySet<string>): Librar
     seen.add(variable);
     for (const ref of variable.references) {
       if (ref.isWrite() || ref.init) continue;
-      let expression: TSESTree.Node = ref.identifier as TSESTree.Node;
-      let p = path;
-      while (expression.parent?.type === T.MemberExpression && expression.parent.object === expression) {
-        const key = propertyKey(expression.parent, () => undefined);
-        if (key === undefined) break;
-        p = joinPath(p, key);
-        expression = expression.parent;
-      }
+      const { expression, path: p } = memberChain(ref.identifier as TSESTree.Node, path);
       uses.push({ module, path: p, expression });
       // const alias = pRetry; const op = retry.operation -> follow the alias as the same thing.
       const parent = expression.parent;
@@ -147,14 +146,7 @@ function collectUses(imports: ImportTable, modules: ReadonlySet<string>): Librar
     if (!modules.has(use.module) || use.node.type !== T.CallExpression) continue;
     const parent = use.node.parent;
     if (parent?.type === T.VariableDeclarator || parent?.type === T.AssignmentExpression) continue;
-    let expression: TSESTree.Node = use.node;
-    let p = 'module';
-    while (expression.parent?.type === T.MemberExpression && expression.parent.object === expression) {
-      const key = propertyKey(expression.parent, () => undefined);
-      if (key === undefined) break;
-      p = joinPath(p, key);
-      expression = expression.parent;
-    }
+    const { expression, path: p } = memberChain(use.node, 'module');
     if (expression.parent?.type === T.VariableDeclarator) continue; // bound above
     uses.push({ module: use.module, path: p, expression });
   }
@@ -171,15 +163,47 @@ function findDeclared(id: TSESTree.Identifier, near: TSESLint.Scope.Variable): T
   return undefined;
 }
 
+/**
+ * Nodes the index leaves out: leaves (most of any tree, and never asked for by type) and
+ * TypeScript's type-only subtrees, which hold no code that runs. Skipping them roughly halves the
+ * walk on the corpus; asking for one of these types walks the whole tree for it instead.
+ */
+const LEAVES = new Set<string>([T.Identifier, T.Literal, T.TemplateElement, T.PrivateIdentifier, T.ThisExpression, T.Super, T.EmptyStatement]);
+const TYPE_ONLY = new Set<string>([
+  T.TSTypeAnnotation, T.TSTypeParameterDeclaration, T.TSTypeParameterInstantiation,
+  T.TSInterfaceDeclaration, T.TSTypeAliasDeclaration, T.TSDeclareFunction, T.TSInterfaceHeritage,
+]);
+
+function isSkipped(node: TSESTree.Node): boolean {
+  // A parameter can carry decorators (`@Inject() x`), whose calls are code.
+  if (node.type === T.Identifier) return !(node as { decorators?: unknown[] }).decorators?.length;
+  return LEAVES.has(node.type) || TYPE_ONLY.has(node.type);
+}
+
 function indexNodes(sourceCode: Readonly<TSESLint.SourceCode>): Map<string, TSESTree.Node[]> {
   const index = new Map<string, TSESTree.Node[]>();
+  walkTree(sourceCode, (node) => {
+    let list = index.get(node.type);
+    if (!list) index.set(node.type, (list = []));
+    list.push(node);
+  }, isSkipped);
+  return index;
+}
+
+/** Every node of one type, for the types the index leaves out. */
+function nodesOfSkippedType(sourceCode: Readonly<TSESLint.SourceCode>, type: string): TSESTree.Node[] {
+  const out: TSESTree.Node[] = [];
+  walkTree(sourceCode, (node) => { if (node.type === type) out.push(node); }, () => false);
+  return out;
+}
+
+/** Pre-order, children pushed in reverse, so each visit comes in document order. */
+function walkTree(sourceCode: Readonly<TSESLint.SourceCode>, visit: (node: TSESTree.Node) => void, skip: (node: TSESTree.Node) => boolean): void {
   const keys = sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
   const stack: TSESTree.Node[] = [sourceCode.ast];
   while (stack.length) {
     const node = stack.pop()!;
-    let list = index.get(node.type);
-    if (!list) index.set(node.type, (list = []));
-    list.push(node);
+    visit(node);
     const childKeys = keys[node.type];
     if (!childKeys) continue;
     for (let i = childKeys.length - 1; i >= 0; i--) {
@@ -187,11 +211,9 @@ function indexNodes(sourceCode: Readonly<TSESLint.SourceCode>): Map<string, TSES
       if (Array.isArray(child)) {
         for (let j = child.length - 1; j >= 0; j--) {
           const c = child[j] as TSESTree.Node | null;
-          if (c && typeof c.type === 'string') stack.push(c);
+          if (c && typeof c.type === 'string' && !skip(c)) stack.push(c);
         }
-      } else if (child && typeof (child as TSESTree.Node).type === 'string') stack.push(child as TSESTree.Node);
+      } else if (child && typeof (child as TSESTree.Node).type === 'string' && !skip(child as TSESTree.Node)) stack.push(child as TSESTree.Node);
     }
   }
-  // Pre-order with children pushed in reverse: each list is already in document order.
-  return index;
 }

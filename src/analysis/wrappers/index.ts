@@ -6,10 +6,9 @@
 import { isAbsolute } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { joinPath } from '../imports.js';
+import { memberChain } from '../imports.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { propertyKey } from '../static-value.js';
 import { contains, findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { findExportedHelper, isFollowable, resolveImport, type AnalyseFile, type ParseEnvironment } from './modules.js';
 
@@ -103,14 +102,7 @@ function callsThrough(variable: TSESLint.Scope.Variable, path: string): CallThro
   const out: CallThrough[] = [];
   for (const ref of variable.references) {
     if (ref.isWrite()) continue;
-    let expression: Node = ref.identifier as Node;
-    let p = path;
-    while (expression.parent?.type === T.MemberExpression && expression.parent.object === expression) {
-      const key = propertyKey(expression.parent, () => undefined);
-      if (key === undefined) break;
-      p = joinPath(p, key);
-      expression = expression.parent;
-    }
+    const { expression, path: p } = memberChain(ref.identifier as Node, path);
     const call = expression.parent;
     if (call?.type === T.CallExpression && call.callee === expression) out.push({ call, callee: expression, path: p });
   }
