@@ -217,7 +217,7 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
       }), null, 2)}\n`);
       break;
     case 'text':
-      io.stdout.write(formatText(results, io.cwd, colours(io.stdout)));
+      io.stdout.write(formatText(results, io.cwd, rulesMeta, colours(io.stdout)));
       break;
   }
   return results.some((r) => r.errorCount > 0) ? 1 : 0;
@@ -244,19 +244,25 @@ interface Finding {
   message: Linter.LintMessage;
 }
 
-/** The guide rule a message cites first, e.g. `(R-RES-RE-3)`; parse errors have none. */
-function guideRuleOf(message: Linter.LintMessage): string {
+type RulesMeta = ESLintClass.LintResultData['rulesMeta'];
+
+/**
+ * The guide rule a message cites first, e.g. `(R-RES-RE-3)` or `(R-RES-RE-1, R-RES-RE-X1)`; else
+ * the first of the rule's `docs.guideRules`; parse errors have none.
+ */
+function guideRuleOf(message: Linter.LintMessage, rulesMeta: RulesMeta): string {
   if (!message.ruleId) return PARSE_ERRORS;
-  // "(R-RES-RE-3)" or "(R-RES-RE-1, R-RES-RE-X1)": the first one named.
-  return /\((R-RES-[A-Z0-9]+-[A-Z0-9]+)[,)]/.exec(message.message)?.[1] ?? message.ruleId;
+  const cited = /\((R-RES-[A-Z0-9]+-[A-Z0-9]+)[,)]/.exec(message.message)?.[1];
+  const declared = (rulesMeta[message.ruleId]?.docs as { guideRules?: readonly string[] } | undefined)?.guideRules?.[0];
+  return cited ?? declared ?? message.ruleId;
 }
 
-function formatText(results: readonly ESLintClass.LintResult[], cwd: string, paint: Paint = (_s, t) => t): string {
+function formatText(results: readonly ESLintClass.LintResult[], cwd: string, rulesMeta: RulesMeta, paint: Paint = (_s, t) => t): string {
   const groups = new Map<string, Finding[]>();
   for (const result of results) {
     const file = path.relative(cwd, result.filePath).split(path.sep).join('/');
     for (const message of result.messages) {
-      const id = guideRuleOf(message);
+      const id = guideRuleOf(message, rulesMeta);
       let group = groups.get(id);
       if (!group) groups.set(id, (group = []));
       group.push({ file, message });
