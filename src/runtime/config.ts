@@ -34,6 +34,8 @@ export interface RetrySpec {
   readonly options: RetryData;
   readonly breaker: string | undefined;
   readonly budget: string | undefined;
+  /** Resilience4j instances have no key for either: they take the breaker and budget of their own name. */
+  readonly pairByName: boolean;
 }
 
 export interface Spec<O> {
@@ -273,6 +275,9 @@ function distance(a: string, b: string): number {
 }
 
 function unknownKey(path: string, written: string, known: readonly string[]): PolicyConfigIssue {
+  if (written === '<<') {
+    return { path, message: 'is a YAML merge key the parser left unresolved; parse with merge keys on (yaml: parse(text, { merge: true }))' };
+  }
   const target = uniform(written);
   let best: string | undefined;
   let bestDistance = 3;
@@ -751,6 +756,8 @@ function readResilience4j(node: Leaf | Branch, out: ReadConfig, issues: Issues, 
   if (limiters !== undefined) {
     for (const block of [...limiters.configs.values(), ...limiters.instances.values()]) {
       chainOf(block, limiters, issues);
+      const timeout = block.props.get('timeoutduration');
+      if (timeout !== undefined) durationProp(timeout, issues);
     }
   }
   if (breakers !== undefined) {
@@ -769,14 +776,7 @@ function readResilience4j(node: Leaf | Branch, out: ReadConfig, issues: Issues, 
       const limiter = timeLimiterOf(block.name, limiters, issues);
       const options = retryOptionsOf(block, chainOf(block, retry, issues), limiter, issues);
       if (options === undefined) continue;
-      // Spring pairs @Retry and @CircuitBreaker by name; so does the registry.
-      out.retry.set(block.name, {
-        name: block.name,
-        path: block.path,
-        options,
-        breaker: breakers?.instances.has(block.name) ? block.name : undefined,
-        budget: undefined,
-      });
+      out.retry.set(block.name, { name: block.name, path: block.path, options, breaker: undefined, budget: undefined, pairByName: true });
     }
   }
 }
@@ -876,7 +876,7 @@ function readNative(root: Branch, out: ReadConfig, issues: Issues): void {
           issues.push({ path: entry.path, message: `names a retry policy already defined at ${out.retry.get(name)!.path}` });
           continue;
         }
-        out.retry.set(name, { name, path: entry.path, options: data, breaker, budget });
+        out.retry.set(name, { name, path: entry.path, options: data, breaker, budget, pairByName: false });
       } else if (section === 'circuitBreaker') {
         if (out.breakers.has(name)) {
           issues.push({ path: entry.path, message: `names a circuit breaker already defined at ${out.breakers.get(name)!.path}` });
@@ -919,6 +919,16 @@ export function readPolicyConfig(config: unknown): ReadConfig {
   }
   readNative(root, out, issues);
 
+  // Spring pairs @Retry and @CircuitBreaker by name; so does the registry, and it extends the
+  // pairing to a native `budget.<name>`, which Resilience4j has no key for.
+  for (const [name, spec] of out.retry) {
+    if (!spec.pairByName) continue;
+    out.retry.set(name, {
+      ...spec,
+      breaker: out.breakers.has(name) ? name : undefined,
+      budget: out.budgets.has(name) ? name : undefined,
+    });
+  }
   for (const spec of out.retry.values()) {
     if (spec.breaker !== undefined && !out.breakers.has(spec.breaker)) {
       issues.push({ path: joinPath(spec.path, 'breaker'), message: `names '${spec.breaker}', which is not a circuit breaker in this configuration` });

@@ -139,8 +139,10 @@ interface Built<O, T> {
   readonly object: T;
 }
 
+/** Option sets are flat records of numbers and strings; key order must not matter. */
 function sameOptions(a: object, b: object): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  const canonical = (o: object) => JSON.stringify(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return canonical(a) === canonical(b);
 }
 
 function emitWarning(warning: PolicyConfigIssue): void {

@@ -155,6 +155,25 @@ describe('Resilience4j shape', () => {
     expect(fn).toHaveBeenCalledTimes(2);
   });
 
+  it('pairs an instance with a native budget of its own name, which Resilience4j has no key for', async () => {
+    const reasons: string[] = [];
+    const registry = createPolicyRegistry(
+      { resilience4j: { retry: { instances: { payments: SBER } } }, budget: { payments: { ratio: 0, minPerSecond: 0 } } },
+      { ...quiet, retry: { payments: { onGiveUp: (e) => reasons.push(e.reason) } } },
+    );
+    await drive(registry.retry('payments').read(() => Promise.reject(transient())));
+    expect(reasons).toEqual(['budget']);
+  });
+
+  it('says how to parse a file that uses YAML merge keys, and checks every TimeLimiter timeout', () => {
+    expect(issuesOf(r4jRetry({ sber: { '<<': { 'max-attempts': 3 }, ...SBER } }))).toEqual([
+      expect.objectContaining({ path: 'resilience4j.retry.instances.sber.<<', message: expect.stringMatching(/merge: true/) }),
+    ]);
+    expect(issuesOf({ resilience4j: { timelimiter: { configs: { default: { 'timeout-duration': 'soon' } } } } })).toEqual([
+      expect.objectContaining({ path: 'resilience4j.timelimiter.configs.default.timeout-duration' }),
+    ]);
+  });
+
   it('maps the circuit breaker keys: percentage, count-based window (minimum lowered to the window), open wait, probes', () => {
     const registry = createPolicyRegistry({
       resilience4j: {
