@@ -7,7 +7,7 @@ import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, 
 import { UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticObject, unwrap, type Maybe } from '../static-value.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
-import { writesRetried, Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, referencesOf, statusListFilter, optionsArgument } from './http-shared.js';
+import { writesRetried, Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, referencesOf, statusListFilter, optionsArgument, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 
 const MODULE = 'got';
@@ -103,17 +103,7 @@ function labelText(callee: Node, ctx: AnalysisContext): string {
   return text.length > 30 ? 'got' : text;
 }
 
-interface Spec {
-  label: string;
-  node: Node;
-  reportNode: Node;
-  layers: Layers;
-  /** The request method when known; undefined for a client (any method). */
-  method: Maybe<string | undefined>;
-  clientLevel: boolean;
-  operation: Node;
-  options: ReturnType<typeof optionsTarget>;
-}
+type Spec = ClientCallSpec;
 
 function readSite(ctx: AnalysisContext, spec: Spec): RetrySite {
   const retryOption = spec.layers.get('retry');

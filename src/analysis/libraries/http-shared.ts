@@ -7,7 +7,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext } from '../library.js';
 import { functionOf } from '../library.js';
-import type { ClientErrorInclusion, ErrorFilter, Node, RetrySite, Setting } from '../model.js';
+import type { ClientErrorInclusion, ErrorFilter, Node, OptionsTarget, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { UNKNOWN, isKnown, unwrap, type Maybe, type StaticValue } from '../static-value.js';
 import { contains } from './shared.js';
@@ -308,4 +308,17 @@ export function writesRetried(methods: OptionValue, defaults: readonly string[])
   const array = methods.valueNode && unwrap(methods.valueNode);
   const element = array?.type === T.ArrayExpression ? array.elements[index] : undefined;
   return { value: true, node: element ?? methods.property };
+}
+
+/** One request or client configuration of a got/ky-style client, before its retry options are read. */
+export interface ClientCallSpec {
+  label: string;
+  node: Node;
+  reportNode: Node;
+  layers: Layers;
+  /** The request method when known; undefined for a client (any method). */
+  method: Maybe<string | undefined>;
+  clientLevel: boolean;
+  operation: Node;
+  options: OptionsTarget;
 }

@@ -6,7 +6,7 @@ import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, 
 import { UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, isStaticFunction, isStaticObject, type Maybe } from '../static-value.js';
 import { readDelayFunction } from './delay-function.js';
-import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, predicateClientErrors, referencesOf, statusListFilter, optionsArgument , writesRetried } from './http-shared.js';
+import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, predicateClientErrors, referencesOf, statusListFilter, optionsArgument , writesRetried, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 
 const MODULE = 'ky';
@@ -87,16 +87,7 @@ function request(call: TSESTree.CallExpression, callee: Node, method: string, me
   }), parent.views);
 }
 
-interface Spec {
-  label: string;
-  node: Node;
-  reportNode: Node;
-  layers: Layers;
-  method: Maybe<string | undefined>;
-  clientLevel: boolean;
-  operation: Node;
-  options: ReturnType<typeof optionsTarget>;
-}
+type Spec = ClientCallSpec;
 
 function readSite(ctx: AnalysisContext, spec: Spec): RetrySite {
   const retryOption = spec.layers.get('retry');
