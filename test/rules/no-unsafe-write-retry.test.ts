@@ -56,6 +56,18 @@ run('no-unsafe-write-retry', rule, {
     },
     // An unknown method is unknown: no report.
     `import pRetry from 'p-retry'; await pRetry(() => fetch(url, { method: verb }), ${opts});`,
+    // Found in node_modules: local objects and event wiring are not remote writes.
+    `import pRetry from 'p-retry';
+     await pRetry(async () => {
+       const error = createAbortError();
+       signal.addEventListener('abort', onAbort);
+       writeSync(fd, JSON.stringify(state));
+       return fetch(url);
+     }, ${opts});`,
+    // A helper followed from the retry is judged by its HTTP calls, not by the names it calls.
+    `import pRetry from 'p-retry';
+     async function race(p, signal) { if (signal.aborted) throw createAbortError(); return p; }
+     await pRetry(() => race(fetch(url), signal), ${opts});`,
     // A single attempt is no retry.
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.post('/x', b), { retries: 0 });`,
   ],
