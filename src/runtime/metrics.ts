@@ -11,6 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import type { BreakerState } from './breaker.js';
+import type { CallKind } from './classify.js';
 import type { GiveUpReason } from './handoff.js';
 import type { TaskCounts } from './queue/types.js';
 
@@ -55,8 +56,8 @@ export interface RuntimeMetrics {
 export const METER_NAME = 'eslint-plugin-safe-retry';
 
 const KINDS = ['read', 'write'] as const;
-export const OUTCOMES = ['success', 'gave_up', 'deferred', 'aborted'] as const;
-export const SUCCESS = 0;
+const OUTCOMES = ['success', 'gave_up', 'deferred', 'aborted'] as const;
+const SUCCESS = 0;
 const GAVE_UP = 1;
 const DEFERRED = 2;
 const ABORTED = 3;
@@ -67,9 +68,11 @@ const STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 
 /**
  * Totals for every policy of one name; a registry that swaps a policy's limits keeps counting into
- * the same totals, so the counters stay monotonic across a config update. Kind index: 0 read, 1 write.
+ * the same totals, so the counters stay monotonic across a config update. An attempt is counted
+ * when it ends, so a call's successful attempt and its success are one step.
  */
 export class PolicyMeter {
+  /** [kind], kind 0 read, 1 write. */
   readonly attempts = new Float64Array(2);
   readonly retries = new Float64Array(2);
   /** [kind * OUTCOMES.length + outcome] */
@@ -79,13 +82,29 @@ export class PolicyMeter {
 
   constructor(readonly name: string) {}
 
-  gaveUp(kind: number, reason: GiveUpReason, deferred: boolean): void {
-    this.giveups[kind * REASONS.length + REASON_INDEX.get(reason)!]! += 1;
-    this.calls[kind * OUTCOMES.length + (deferred ? DEFERRED : GAVE_UP)]! += 1;
+  succeeded(kind: CallKind): void {
+    const k = kind === 'write' ? 1 : 0;
+    this.attempts[k]! += 1;
+    this.calls[k * OUTCOMES.length + SUCCESS]! += 1;
   }
 
-  aborted(kind: number): void {
-    this.calls[kind * OUTCOMES.length + ABORTED]! += 1;
+  /** An attempt that ended in a failure (or the caller's abort). */
+  attemptFailed(kind: CallKind): void {
+    this.attempts[kind === 'write' ? 1 : 0]! += 1;
+  }
+
+  retried(kind: CallKind): void {
+    this.retries[kind === 'write' ? 1 : 0]! += 1;
+  }
+
+  gaveUp(kind: CallKind, reason: GiveUpReason, deferred: boolean): void {
+    const k = kind === 'write' ? 1 : 0;
+    this.giveups[k * REASONS.length + REASON_INDEX.get(reason)!]! += 1;
+    this.calls[k * OUTCOMES.length + (deferred ? DEFERRED : GAVE_UP)]! += 1;
+  }
+
+  aborted(kind: CallKind): void {
+    this.calls[(kind === 'write' ? 1 : 0) * OUTCOMES.length + ABORTED]! += 1;
   }
 }
 

@@ -11,7 +11,7 @@ import {
 import { monotonicNow } from './clock.js';
 import { CircuitOpenError, type ResponseLike } from './errors.js';
 import { Deferred, isHandoffReason, type GiveUpReason, type Handoff } from './handoff.js';
-import { metricsHub, OUTCOMES, SUCCESS, type PolicyMeter, type RuntimeMetrics } from './metrics.js';
+import { metricsHub, type PolicyMeter, type RuntimeMetrics } from './metrics.js';
 
 export interface AttemptContext {
   /** 1 for the first call, 2 for the first retry, ... */
@@ -325,7 +325,22 @@ class Policy implements RetryPolicy {
     else this.#foreign = breaker;
     this.#onRetry = options.onRetry;
     this.#onGiveUp = options.onGiveUp;
-    this.#meter = metricsHub(options.metrics)?.policy(options.name ?? 'default');
+    const meter = metricsHub(options.metrics)?.policy(options.name ?? 'default');
+    this.#meter = meter;
+    if (meter !== undefined) {
+      // Successes are counted on the settled promise, and only by metered policies: these own
+      // methods shadow the prototype's, so an unmetered policy's success path has no metrics code.
+      const read = this.read;
+      const write = this.write;
+      const readSucceeded = countSuccess(meter, 'read');
+      const writeSucceeded = countSuccess(meter, 'write');
+      this.read = function meteredRead(this: Policy, ...args: Parameters<typeof read>) {
+        return read.apply(this, args).then(readSucceeded);
+      } as typeof read;
+      this.write = function meteredWrite(this: Policy, ...args: Parameters<typeof write>) {
+        return write.apply(this, args).then(writeSucceeded);
+      } as typeof write;
+    }
   }
 
   read<T>(fn: (ctx: AttemptContext) => T | PromiseLike<T>, options?: ReadOptions): Promise<T | Deferred> {
@@ -355,10 +370,8 @@ class Policy implements RetryPolicy {
     signal: AbortSignal | undefined,
     handoff: Handoff | undefined,
   ): Promise<unknown> {
-    const meter = this.#meter;
-    const k = kind === 'write' ? 1 : 0;
     if (signal?.aborted) {
-      meter?.aborted(k);
+      this.#meter?.aborted(kind);
       throw signal.reason;
     }
     const deadlineAt = monotonicNow() + this.config.deadlineMs;
@@ -372,7 +385,6 @@ class Policy implements RetryPolicy {
       if (native !== undefined && !native.tryAcquire()) {
         return this.#giveUp(kind, 'circuit-open', attempt - 1, failure, key, handoff);
       }
-      if (meter !== undefined) meter.attempts[k]! += 1;
       // The key is typed as string for writes; reads never see it in their context type.
       const ctx = new Attempt(attempt, key as string, deadlineAt, this.config.attemptTimeoutMs, signal);
       let result: unknown;
@@ -394,13 +406,13 @@ class Policy implements RetryPolicy {
       if (!thrown) {
         if (!isFailedResponse(result)) {
           native?.settle('success');
-          if (meter !== undefined) meter.calls[k * OUTCOMES.length + SUCCESS]! += 1;
           return result;
         }
         native?.settleError(result);
+        this.#meter?.attemptFailed(kind);
         // A non-retryable status is the server's answer, returned as fetch would return it.
         if (!isRetryableStatus(result.status, kind)) {
-          meter?.gaveUp(k, 'not-retryable', false);
+          this.#meter?.gaveUp(kind, 'not-retryable', false);
           return result;
         }
         failure = { value: result, response: true };
@@ -408,9 +420,10 @@ class Policy implements RetryPolicy {
         if (!invoked) {
           return this.#giveUp(kind, 'circuit-open', attempt - 1, failure, key, handoff, result);
         }
+        this.#meter?.attemptFailed(kind);
         if (signal?.aborted) {
           native?.settle('neutral');
-          meter?.aborted(k);
+          this.#meter?.aborted(kind);
           throw signal.reason;
         }
         native?.settleError(result);
@@ -422,7 +435,7 @@ class Policy implements RetryPolicy {
 
       if (signal?.aborted) {
         discard(failure.value);
-        meter?.aborted(k);
+        this.#meter?.aborted(kind);
         throw signal.reason;
       }
       if (this.#retryOn !== undefined && !narrowedIn(this.#retryOn, failure.value, kind, attempt)) {
@@ -460,16 +473,17 @@ class Policy implements RetryPolicy {
       }
       callHook(this.#onRetry, { kind, attempt, delayMs: delay, error: failure.value });
       discard(failure.value);
+      const meter = this.#meter;
       if (meter === undefined) {
         await sleep(delay, signal);
         continue;
       }
-      meter.retries[k]! += 1;
+      meter.retried(kind);
       try {
         await sleep(delay, signal);
       } catch (reason) {
         // Only the caller's abort ends a sleep early.
-        meter.aborted(k);
+        meter.aborted(kind);
         throw reason;
       }
     }
@@ -490,23 +504,30 @@ class Policy implements RetryPolicy {
     else if (breakerError instanceof CircuitOpenError) error = breakerError;
     else error = new CircuitOpenError(undefined, breakerError === undefined ? undefined : { cause: breakerError });
     const event: GiveUpEvent = { kind, reason, attempts, error, idempotencyKey: key };
-    const k = kind === 'write' ? 1 : 0;
     if (handoff !== undefined && isHandoffReason(reason)) {
       try {
         const { taskId } = await handoff({ idempotencyKey: key, reason, error, attempts });
         event.taskId = taskId;
-        this.#meter?.gaveUp(k, reason, true);
+        this.#meter?.gaveUp(kind, reason, true);
         callHook(this.#onGiveUp, event);
         return new Deferred(taskId, reason, key, error);
       } catch (handoffError) {
         event.handoffError = handoffError;
       }
     }
-    this.#meter?.gaveUp(k, reason, false);
+    this.#meter?.gaveUp(kind, reason, false);
     callHook(this.#onGiveUp, event);
     if (failure?.response === true) return failure.value as ResponseLike;
     throw error;
   }
+}
+
+/** A resolved Deferred or failed Response was already counted where the policy gave up. */
+function countSuccess(meter: PolicyMeter, kind: CallKind): <T>(value: T) => T {
+  return (value) => {
+    if (!(value instanceof Deferred) && !isFailedResponse(value)) meter.succeeded(kind);
+    return value;
+  };
 }
 
 /**
