@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { TSESLint } from '@typescript-eslint/utils';
+import type { ESLint } from 'eslint';
 import { PRESETS, presetRules, presetSettings, RESILIENCE4J_FILES, resilience4jRules, type Preset } from './configs.js';
 import { yamlParser } from './analysis/yaml/parser.js';
 import { rules } from './rules/index.js';
@@ -11,7 +12,8 @@ const namespace = 'safe-retry';
 
 interface FlatConfig {
   name: string;
-  plugins: Record<string, unknown>;
+  // ESLint's own plugin type, so the presets fit defineConfig() and tseslint.config() in a typed eslint.config.ts.
+  plugins: Record<string, ESLint.Plugin>;
   rules: Record<string, TSESLint.SharedConfig.RuleEntry>;
   settings?: Record<string, unknown>;
 }
@@ -20,6 +22,9 @@ interface FileConfig extends FlatConfig {
   files: string[];
   languageOptions: { parser: typeof yamlParser };
 }
+
+/** typescript-eslint's rule types and ESLint's Plugin type do not line up; the runtime shapes do. */
+const asEslintPlugin = (p: object) => p as ESLint.Plugin;
 
 const plugin = {
   meta: { name, version, namespace },
@@ -30,7 +35,7 @@ const plugin = {
 for (const preset of PRESETS) {
   plugin.configs[preset] = {
     name: `${namespace}/${preset}`,
-    plugins: { [namespace]: plugin },
+    plugins: { [namespace]: asEslintPlugin(plugin) },
     rules: presetRules(rules, namespace, preset),
     ...(presetSettings(preset) ? { settings: presetSettings(preset) } : {}),
   };
@@ -39,7 +44,7 @@ for (const preset of PRESETS) {
 plugin.configs.resilience4j = {
   name: `${namespace}/resilience4j`,
   files: RESILIENCE4J_FILES,
-  plugins: { [namespace]: plugin },
+  plugins: { [namespace]: asEslintPlugin(plugin) },
   languageOptions: { parser: yamlParser },
   rules: resilience4jRules(rules, namespace),
 };

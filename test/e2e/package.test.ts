@@ -85,7 +85,12 @@ const APP: Record<string, string> = {
     "import safeRetry, { configs, rules } from 'eslint-plugin-safe-retry';",
     "import { createRetryPolicy, createCircuitBreaker, type RetryPolicyOptions } from 'eslint-plugin-safe-retry/runtime';",
     "import formatRdjson from 'eslint-plugin-safe-retry/formatter-rdjson';",
+    "import { defineConfig } from 'eslint/config';",
+    "import tseslint from 'typescript-eslint';",
     '',
+    '// The presets fit a typed eslint.config.ts, with either helper.',
+    'export const withEslint = defineConfig([safeRetry.configs.recommended, safeRetry.configs.resilience4j]);',
+    'export const withTypescriptEslint = tseslint.config(...tseslint.configs.recommended, safeRetry.configs.strict, safeRetry.configs.resilience4j);',
     "const namespace: string = safeRetry.meta.namespace;",
     "const recommended = configs.recommended.rules['safe-retry/max-retry-attempts'];",
     "const ruleCount: number = Object.keys(rules).length;",
@@ -254,7 +259,7 @@ describe.each([9, 10] as const)('installed from the tarball with ESLint %i', (ma
     }
   }, 2 * MINUTES);
 
-  it('type-checks a TypeScript consumer of ".", "./runtime" and "./formatter-rdjson"', async () => {
+  it('type-checks a TypeScript consumer of ".", "./runtime" and "./formatter-rdjson", presets in a typed config included', async () => {
     const tsc = await run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);

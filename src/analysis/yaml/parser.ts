@@ -4,9 +4,12 @@
  * stand-in and the real parser is required only when ESLint parses a matching file.
  */
 import { createRequire } from 'node:module';
+import type { Linter } from 'eslint';
+
+type ParseResult = Omit<Linter.ESLintParseResult, 'ast' | 'scopeManager'> & { ast: unknown; scopeManager?: unknown };
 
 interface YamlParser {
-  parseForESLint(code: string, options?: unknown): { ast: unknown; visitorKeys?: unknown; services?: unknown };
+  parseForESLint(code: string, options?: unknown): ParseResult;
 }
 
 let loaded: YamlParser | undefined;
@@ -25,9 +28,9 @@ function load(): YamlParser {
   return loaded;
 }
 
-export const yamlParser = {
+export const yamlParser: Linter.Parser = {
   meta: { name: 'eslint-plugin-safe-retry/yaml-eslint-parser' },
-  parseForESLint(code: string, options?: unknown) {
+  parseForESLint(code: string, options?: Linter.ParserOptions): ParseResult {
     return load().parseForESLint(code, options);
   },
 };
