@@ -149,7 +149,8 @@ beforeAll(async () => {
   if (!existsSync(path.join(repo, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does) before the e2e tests');
   const out = mkdtempSync(path.join(tmpdir(), 'safe-retry-pack-'));
   workDirs.push(out);
-  const packed = await run(npm, ['pack', '--json', '--pack-destination', out], repo);
+  // --ignore-scripts: prepack would rebuild dist/ while other test files import it; npm test built it.
+  const packed = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', out], repo);
   expect(packed.code, packed.stderr).toBe(0);
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = path.join(out, info!.filename);
