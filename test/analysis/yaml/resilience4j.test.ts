@@ -187,6 +187,30 @@ resilience4j:
   });
 });
 
+describe('inheritance and where it is reported', () => {
+  it('reports an inherited value on the config line, for the config and for an instance that overrides something else', () => {
+    const code = `resilience4j.retry:
+  configs:
+    default:
+      max-attempts: 10
+      wait-duration: 100ms
+      enable-exponential-backoff: true
+      enable-randomized-wait: true
+      ignore-exceptions: [org.springframework.web.client.HttpClientErrorException]
+  instances:
+    quiet:
+      base-config: default
+    tuned:
+      wait-duration: 50ms
+`;
+    const attempts = lintYaml(code).filter((f) => f.rule === 'max-retry-attempts');
+    expect(attempts.map((f) => [f.line, f.text, f.message.split(' makes')[0]])).toEqual([
+      [4, 'max-attempts: 10', "Resilience4j retry config 'default'"],
+      [4, 'max-attempts: 10', "Resilience4j retry instance 'tuned'"],
+    ]);
+  });
+});
+
 describe('forms and values', () => {
   it('reads fully dotted keys and squiggles the property through its value', () => {
     const dotted = `resilience4j.retry.instances.inventory.max-attempts: 7
