@@ -51,6 +51,8 @@ export interface ReadConfig {
   readonly issues: PolicyConfigIssue[];
   /** Keys that are valid for Resilience4j but do nothing here; the registry reports them. */
   readonly warnings: PolicyConfigIssue[];
+  /** Every name the config defines, valid or not, so a rejected entry is not mistaken for a removed one. */
+  readonly defined: { readonly retry: Set<string>; readonly breakers: Set<string>; readonly budgets: Set<string> };
 }
 
 /** Resilience4j has no total deadline; the guide's in-memory bound stands in for it (R-RES-RE-2, R-RES-RE-4). */
@@ -762,6 +764,7 @@ function readResilience4j(node: Leaf | Branch, out: ReadConfig, issues: Issues, 
   }
   if (breakers !== undefined) {
     for (const block of [...breakers.configs.values(), ...breakers.instances.values()]) {
+      if (block.group === 'instances') out.defined.breakers.add(block.name);
       const options = breakerOptionsOf(chainOf(block, breakers, issues), issues);
       if (options !== undefined && block.group === 'instances') {
         out.breakers.set(block.name, { name: block.name, path: block.path, options });
@@ -773,6 +776,7 @@ function readResilience4j(node: Leaf | Branch, out: ReadConfig, issues: Issues, 
     // should not wait for the first instance that uses it.
     for (const block of retry.configs.values()) retryOptionsOf(block, chainOf(block, retry, issues), undefined, issues);
     for (const block of retry.instances.values()) {
+      out.defined.retry.add(block.name);
       const limiter = timeLimiterOf(block.name, limiters, issues);
       const options = retryOptionsOf(block, chainOf(block, retry, issues), limiter, issues);
       if (options === undefined) continue;
@@ -868,6 +872,8 @@ function readNative(root: Branch, out: ReadConfig, issues: Issues): void {
     const node = root.entries.get(section);
     if (node === undefined) continue;
     for (const [name, entry] of entriesOf(node, issues)) {
+      const defined = section === 'retry' ? out.defined.retry : section === 'circuitBreaker' ? out.defined.breakers : out.defined.budgets;
+      defined.add(name);
       const options = readNativeEntry(entry, keys, issues);
       if (options === undefined) continue;
       if (section === 'retry') {
@@ -899,7 +905,14 @@ const ROOT_KEYS = ['resilience4j', 'retry', 'circuitBreaker', 'budget'];
  * accepted or rejected as a whole.
  */
 export function readPolicyConfig(config: unknown): ReadConfig {
-  const out: ReadConfig = { retry: new Map(), breakers: new Map(), budgets: new Map(), issues: [], warnings: [] };
+  const out: ReadConfig = {
+    retry: new Map(),
+    breakers: new Map(),
+    budgets: new Map(),
+    issues: [],
+    warnings: [],
+    defined: { retry: new Set(), breakers: new Set(), budgets: new Set() },
+  };
   const issues = new Issues(out.issues);
   const warnings = new Issues(out.warnings);
   if (!isPlainObject(config)) {

@@ -205,7 +205,7 @@ class Registry implements PolicyRegistry {
   #apply(config: unknown, hasPrevious: boolean): void {
     const read = readPolicyConfig(config);
     const issues = read.issues;
-    const kept = (kind: string, used: Set<string>, present: Map<string, unknown>, where: (name: string) => string | undefined) => {
+    const kept = (kind: string, used: Set<string>, present: Set<string>, where: (name: string) => string | undefined) => {
       for (const name of used) {
         if (!present.has(name)) {
           issues.push({
@@ -215,9 +215,9 @@ class Registry implements PolicyRegistry {
         }
       }
     };
-    kept('retry policy', this.#used.retry, read.retry, (n) => this.#retrySpecs.get(n)?.path);
-    kept('circuit breaker', this.#used.breaker, read.breakers, (n) => this.#builtBreakers.get(n)?.spec.path);
-    kept('retry budget', this.#used.budget, read.budgets, (n) => this.#builtBudgets.get(n)?.spec.path);
+    kept('retry policy', this.#used.retry, read.defined.retry, (n) => this.#retrySpecs.get(n)?.path);
+    kept('circuit breaker', this.#used.breaker, read.defined.breakers, (n) => this.#builtBreakers.get(n)?.spec.path);
+    kept('retry budget', this.#used.budget, read.defined.budgets, (n) => this.#builtBudgets.get(n)?.spec.path);
     if (issues.length > 0) throw new PolicyConfigError(issues, hasPrevious);
 
     const hub = this.#options.metrics;

@@ -480,6 +480,18 @@ describe('update', () => {
     expect(() => registry.retry('spare')).toThrow(/no retry policy named 'spare' .*known: 'sber'/);
   });
 
+  it('reports a used policy with a bad value as that value, not as gone', () => {
+    const registry = createPolicyRegistry(config(3), quiet);
+    registry.retry('sber');
+    try {
+      registry.update(config(7));
+    } catch (error) {
+      expect((error as PolicyConfigError).issues.map((i) => i.path)).toEqual(['resilience4j.retry.instances.sber.max-attempts']);
+      return;
+    }
+    expect.unreachable();
+  });
+
   it('keeps an unchanged breaker (and its open state) across an update, and starts a changed one afresh', () => {
     const breakers = (threshold: number) => ({ resilience4j: { circuitbreaker: { instances: { pay: { 'minimum-number-of-calls': 1, 'failure-rate-threshold': threshold } } } } });
     const registry = createPolicyRegistry(breakers(50), quiet);
