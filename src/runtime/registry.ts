@@ -145,6 +145,26 @@ function sameOptions(a: object, b: object): boolean {
   return canonical(a) === canonical(b);
 }
 
+const CODE_KEYS = {
+  retry: ['retryOn', 'onRetry', 'onGiveUp', 'random'],
+  circuitBreaker: ['isFailure', 'onStateChange', 'now'],
+  budget: ['now'],
+} as const;
+
+/** A limit passed in code would override the config and could not be changed without a deploy. */
+function checkCodeOptions(options: PolicyRegistryOptions): void {
+  for (const section of Object.keys(CODE_KEYS) as (keyof typeof CODE_KEYS)[]) {
+    const allowed: readonly string[] = CODE_KEYS[section];
+    for (const [name, entry] of Object.entries(options[section] ?? {})) {
+      for (const key of Object.keys(entry ?? {})) {
+        if (!allowed.includes(key)) {
+          throw new TypeError(`createPolicyRegistry: ${section}.${name}.${key} cannot be set in code (only ${allowed.join(', ')}); limits belong in the configuration`);
+        }
+      }
+    }
+  }
+}
+
 function emitWarning(warning: PolicyConfigIssue): void {
   process.emitWarning(`${warning.path} ${warning.message}`, { code: 'SAFE_RETRY_CONFIG' });
 }
@@ -163,6 +183,7 @@ class Registry implements PolicyRegistry {
   constructor(config: unknown, options: PolicyRegistryOptions) {
     this.#options = options;
     metricsHub(options.metrics);
+    checkCodeOptions(options);
     for (const name of Object.keys(options.retry ?? {})) this.#used.retry.add(name);
     for (const name of Object.keys(options.circuitBreaker ?? {})) this.#used.breaker.add(name);
     for (const name of Object.keys(options.budget ?? {})) this.#used.budget.add(name);

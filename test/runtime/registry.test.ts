@@ -506,6 +506,10 @@ describe('update', () => {
     expect(breaker.state).toBe('closed');
   });
 
+  it('refuses limits passed in code, which would override the config', () => {
+    expect(() => createPolicyRegistry(config(3), { ...quiet, retry: { sber: { maxAttempts: 5 } as never } })).toThrow(/retry\.sber\.maxAttempts cannot be set in code/);
+  });
+
   it('applies code options by name and refuses code options for a name the config lacks', async () => {
     expect(() => createPolicyRegistry(config(3), { ...quiet, retry: { sbre: { onRetry: () => {} } } })).toThrow(/retry policy 'sbre'/);
     const seen: number[] = [];
