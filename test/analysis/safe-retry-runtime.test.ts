@@ -38,3 +38,22 @@ describe('safe-retry runtime descriptor', () => {
     ]));
   });
 });
+
+describe('safe-retry runtime: policies from the registry', () => {
+  it('judges what the code sends through registry.retry(name), never the configured limits', () => {
+    const findings = lint(`
+      import { createPolicyRegistry } from 'eslint-plugin-safe-retry/runtime';
+      import { randomUUID } from 'node:crypto';
+      const registry = createPolicyRegistry(config);
+      export const list = () => registry.retry('orders').read(() => fetch('/orders'));
+      export const create = () => registry.retry('orders').read(() => fetch('/orders', { method: 'POST' }));
+      const payments = registry.retry('payments');
+      export const pay = (key: string) => payments.write({ idempotencyKey: key }, () =>
+        fetch('/pay', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } }));
+    `);
+    expect(findings.map((f) => `${f.line}:${f.rule}`)).toEqual([
+      '6:no-unsafe-write-retry',
+      '9:stable-idempotency-key',
+    ]);
+  });
+});

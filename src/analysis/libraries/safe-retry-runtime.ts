@@ -3,7 +3,8 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { argument, callOf } from '../library.js';
 import type { Execution, RetrySite } from '../model.js';
-import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
+import { UNKNOWN_SCHEDULE, geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
+import { UNKNOWN } from '../static-value.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 
 /**
@@ -19,6 +20,11 @@ export const safeRetryRuntime: LibraryDescriptor = {
     const sites: RetrySite[] = [];
     for (const use of uses) {
       const call = callOf(use);
+      if (call && use.path === 'createPolicyRegistry') {
+        const registry = registrySite(call, use.expression, ctx);
+        if (registry) sites.push(registry);
+        continue;
+      }
       if (!call || use.path !== 'createRetryPolicy') continue;
       const view = ctx.options(argument(call, 0));
       const initial = view.number('initialDelayMs', 500);
@@ -55,21 +61,66 @@ export const safeRetryRuntime: LibraryDescriptor = {
   },
 };
 
+/**
+ * `createPolicyRegistry(config)`: the limits come from configuration (YAML, JSON, environment), so
+ * they are unknown here and never judged; what the code sends through `registry.retry(name)` is.
+ */
+function registrySite(call: TSESTree.CallExpression, callee: TSESTree.Node, ctx: AnalysisContext): RetrySite | undefined {
+  const policies = methodCalls(call, ctx, 'retry');
+  const executions = policies.flatMap((policy) => [...executionCalls(policy, ctx), ...executionsOf(policy, ctx)]);
+  if (executions.length === 0) return undefined;
+  return site({
+    library: 'safe-retry-runtime',
+    label: 'registry.retry()',
+    node: call,
+    reportNode: callee,
+    attempts: { value: UNKNOWN },
+    delay: UNKNOWN_SCHEDULE,
+    jitter: { value: true },
+    errorFilter: LIBRARY_FILTER,
+    deadlineMs: { value: UNKNOWN },
+    clientLevel: true,
+    // A configured instance pairs with the circuit breaker of its name; whether one exists is config.
+    breaker: call,
+    executions,
+  });
+}
+
+/** `x.method(...)` calls on the value a call's result is stored in (or on the call itself). */
+function methodCalls(call: TSESTree.CallExpression, ctx: AnalysisContext, method: string): TSESTree.CallExpression[] {
+  const out: TSESTree.CallExpression[] = [];
+  const take = (object: TSESTree.Node) => {
+    const member = object.parent;
+    if (member?.type !== T.MemberExpression || member.object !== object || member.computed) return;
+    if (member.property.type !== T.Identifier || member.property.name !== method) return;
+    if (member.parent?.type === T.CallExpression && member.parent.callee === member) out.push(member.parent);
+  };
+  take(call);
+  const parent = call.parent;
+  if (parent?.type === T.VariableDeclarator && parent.id.type === T.Identifier) {
+    for (const ref of ctx.sourceCode.getDeclaredVariables(parent)[0]?.references ?? []) take(ref.identifier);
+  }
+  return out;
+}
+
+/** `policy.read(fn)` / `policy.write(opts, fn)` made directly on a call's result. */
+function executionCalls(call: TSESTree.CallExpression, ctx: AnalysisContext): Execution[] {
+  return [...methodCalls(call, ctx, 'read'), ...methodCalls(call, ctx, 'write')].flatMap((exec) => toExecution(exec));
+}
+
+function toExecution(exec: TSESTree.CallExpression): Execution[] {
+  const callee = exec.callee as TSESTree.MemberExpression;
+  const method = callee.property.type === T.Identifier ? callee.property.name : '';
+  if (method === 'read') return [{ call: exec, operation: argument(exec, 0), options: argument(exec, 1), method }];
+  if (method === 'write') return [{ call: exec, operation: argument(exec, 1), options: argument(exec, 0), method }];
+  return [];
+}
+
 /** `const policy = createRetryPolicy(); policy.read(fn)` / `policy.write(opts, fn)`. */
 function executionsOf(call: TSESTree.CallExpression, ctx: AnalysisContext): Execution[] {
   const parent = call.parent;
   if (parent?.type !== T.VariableDeclarator || parent.id.type !== T.Identifier) return [];
-  const variable = ctx.sourceCode.getDeclaredVariables(parent)[0];
-  const out: Execution[] = [];
-  for (const ref of variable?.references ?? []) {
-    const member = ref.identifier.parent;
-    if (member?.type !== T.MemberExpression || member.object !== ref.identifier || member.computed) continue;
-    if (member.property.type !== T.Identifier) continue;
-    const method = member.property.name;
-    const exec = member.parent;
-    if (exec?.type !== T.CallExpression || exec.callee !== member) continue;
-    if (method === 'read') out.push({ call: exec, operation: argument(exec, 0), options: argument(exec, 1), method });
-    else if (method === 'write') out.push({ call: exec, operation: argument(exec, 1), options: argument(exec, 0), method });
-  }
-  return out;
+  return [...methodCalls(call, ctx, 'read'), ...methodCalls(call, ctx, 'write')]
+    .filter((exec) => exec.callee.type === T.MemberExpression && exec.callee.object !== call)
+    .flatMap((exec) => toExecution(exec));
 }
