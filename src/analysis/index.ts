@@ -78,8 +78,11 @@ export function buildModel(
   };
 
   const sites: RetrySite[] = [];
+  // List the imported modules once, not once per library; a file that imports nothing skips them all.
+  const imported = [...imports.modules];
   for (const library of libraries) {
-    const modules = [...imports.modules].filter((m) => library.modules.includes(m) || library.matchModule?.(m));
+    if (imported.length === 0) break;
+    const modules = imported.filter((m) => library.modules.includes(m) || library.matchModule?.(m));
     if (modules.length === 0) continue;
     const uses = collectUses(imports, new Set(modules));
     if (uses.length === 0) continue;

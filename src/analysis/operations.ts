@@ -120,6 +120,28 @@ const AWS_WRITE = /^(Put|Create|Send|Update|Start|Publish|Post|Invoke|Write|Copy
 const AWS_IDEMPOTENT = /^(Delete|Remove|Stop|Terminate|Cancel|Abort|Detach|Disassociate|Deregister|Purge)/;
 const AWS_READ = /^(Get|List|Describe|Query|Scan|Head|Select|BatchGet|TransactGet|Lookup|Search|Check|Validate|Estimate|Preview|Download|Receive|Test)/;
 
+/** The verbs, functions and key names that classify operations: the defaults plus the settings. */
+interface Vocabulary {
+  readonly readVerbs: ReadonlySet<string>;
+  readonly writeVerbs: ReadonlySet<string>;
+  readonly readFunctions: ReadonlySet<string>;
+  readonly writeFunctions: ReadonlySet<string>;
+  readonly keyNames: ReadonlySet<string>;
+}
+
+function buildVocabulary(settings: SafeRetrySettings): Vocabulary {
+  const readVerbs = new Set([...DEFAULT_READ_VERBS, ...(settings.readVerbs ?? [])].map((v) => v.toLowerCase()));
+  const writeVerbs = new Set([...DEFAULT_WRITE_VERBS, ...(settings.writeVerbs ?? [])].map((v) => v.toLowerCase()));
+  for (const v of settings.readVerbs ?? []) writeVerbs.delete(v.toLowerCase());
+  return {
+    readVerbs,
+    writeVerbs,
+    readFunctions: new Set(settings.readFunctions ?? []),
+    writeFunctions: new Set(settings.writeFunctions ?? []),
+    keyNames: new Set([...DEFAULT_KEY_NAMES, ...(settings.idempotencyHeaders ?? []).map((h) => h.toLowerCase())]),
+  };
+}
+
 export function createOperationAnalysis(
   ctx: AnalysisContext,
   sites: () => readonly RetrySite[],
@@ -127,12 +149,9 @@ export function createOperationAnalysis(
   attemptParameterOf: (library: string) => { index: number; property?: string } | undefined,
 ): OperationAnalysis {
   const cache = new WeakMap<RetrySite, OperationFacts>();
-  const readVerbs = new Set([...DEFAULT_READ_VERBS, ...(settings.readVerbs ?? [])].map((v) => v.toLowerCase()));
-  const writeVerbs = new Set([...DEFAULT_WRITE_VERBS, ...(settings.writeVerbs ?? [])].map((v) => v.toLowerCase()));
-  for (const v of settings.readVerbs ?? []) writeVerbs.delete(v.toLowerCase());
-  const readFunctions = new Set(settings.readFunctions ?? []);
-  const writeFunctions = new Set(settings.writeFunctions ?? []);
-  const keyNames = new Set([...DEFAULT_KEY_NAMES, ...(settings.idempotencyHeaders ?? []).map((h) => h.toLowerCase())]);
+  // Built on the first question about a site: most files have no retry site and never ask.
+  let vocabulary: Vocabulary | undefined;
+  const words = () => (vocabulary ??= buildVocabulary(settings));
   let clientMap: Map<Variable, RetrySite[]> | undefined;
   const services = settings.typeAware ? typeAwareServices(ctx.sourceCode) : undefined;
   const declarationOf = services ? createDeclarationReader(services) : undefined;
@@ -248,8 +267,8 @@ export function createOperationAnalysis(
     const sdk = sdkOperation(call);
     if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey };
     const name = calleeText(call.callee);
-    if (name && writeFunctions.has(name)) return { node: call, label, kind: 'write', evidence: 'settings', key: key() };
-    if (name && readFunctions.has(name)) return { node: call, label, kind: 'read', evidence: 'settings' };
+    if (name && words().writeFunctions.has(name)) return { node: call, label, kind: 'write', evidence: 'settings', key: key() };
+    if (name && words().readFunctions.has(name)) return { node: call, label, kind: 'read', evidence: 'settings' };
     if (declarationOf && depth === 0) {
       const decl = declarationOf(call.callee);
       if (decl?.idempotent) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
@@ -281,9 +300,9 @@ export function createOperationAnalysis(
     if (depth > 0 || !awaited(call) || NOT_OPERATIONS.test(name ?? '')) return undefined;
     const verb = verbOf(call.callee);
     if (!verb) return undefined;
-    if (writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key() };
+    if (words().writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key() };
     if (IDEMPOTENT_VERBS.includes(verb)) return { node: call, label, kind: 'idempotent-write', evidence: 'verb', key: key() };
-    if (readVerbs.has(verb)) return { node: call, label, kind: 'read', evidence: 'verb' };
+    if (words().readVerbs.has(verb)) return { node: call, label, kind: 'read', evidence: 'verb' };
     return undefined;
   }
 
@@ -490,7 +509,7 @@ export function createOperationAnalysis(
               continue;
             }
             const name = staticPropertyName(p);
-            if (name !== undefined && keyNames.has(name.toLowerCase()) && p.kind === 'init') return { property: p, value: p.value as Node };
+            if (name !== undefined && words().keyNames.has(name.toLowerCase()) && p.kind === 'init') return { property: p, value: p.value as Node };
             if (!isFunctionNode(p.value as Node)) {
               const r = findKeyProperty([p.value as Node], depth + 1, seen);
               if (r) return r;
@@ -519,7 +538,7 @@ export function createOperationAnalysis(
             const e = el && unwrap(el);
             if (e?.type === T.ArrayExpression && e.elements.length === 2 && e.elements[0] && e.elements[1]) {
               const name = ctx.evaluator.evaluate(e.elements[0]);
-              if (typeof name === 'string' && keyNames.has(name.toLowerCase())) return { property: e, value: e.elements[1] as Node };
+              if (typeof name === 'string' && words().keyNames.has(name.toLowerCase())) return { property: e, value: e.elements[1] as Node };
             }
           }
           break;
