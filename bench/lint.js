@@ -175,7 +175,7 @@ function scalingSection() {
     ];
   });
   const out = [`## Scaling and memory\n`];
-  out.push(`The corpus without \`typescript.js\`, linted ${scales.map(([k]) => k).join(', ')} times under distinct virtual file names (nothing is copied); one child process per measurement, sets alternated. "per file" is ESLint's pass total divided by files. Memory: peak RSS of the child (\`process.resourceUsage().maxRSS\`) and heap in use after a forced GC at the end.\n`);
+  out.push(`The corpus without \`typescript.js\`, linted ${scales.map(([k]) => `${k}x`).join(', ')} under distinct virtual file names (nothing is copied); one child process per measurement, sets alternated. "per file" is ESLint's pass total divided by files. Memory: peak RSS of the child (\`process.resourceUsage().maxRSS\`) and heap in use after a forced GC at the end.\n`);
   out.push(table(['<scale', 'files', 'rounds', 'no-debugger ms/file', 'with plugin ms/file', 'plugin ms/file vs 1x', 'with plugin / no-debugger', 'peak RSS MB no-debugger', 'peak RSS MB with plugin', 'heap after GC MB no-debugger', 'heap after GC MB with plugin'], rows));
   out.push(`\nNear-constant "per file" across scales means linear total time; equal heap after GC at every scale means no per-file state survives a file (the model cache is a WeakMap keyed by the Program node).`);
   return out.join('\n');
