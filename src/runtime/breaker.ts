@@ -2,6 +2,7 @@ import { isDependencyFailure } from './classify.js';
 import { monotonicNow } from './clock.js';
 import { CircuitOpenError } from './errors.js';
 import { metricsHub, type BreakerMeter, type RuntimeMetrics } from './metrics.js';
+import { SlidingCounts } from './window.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 export type BreakerOutcome = 'success' | 'failure' | 'neutral';
@@ -52,7 +53,6 @@ export interface CircuitBreaker extends CircuitBreakerLike {
   isOpenFor(inMs: number): boolean;
 }
 
-const SLOTS = 10;
 const CLOSED = 0;
 const OPEN = 1;
 const HALF_OPEN = 2;
@@ -65,18 +65,13 @@ type ResolvedBreakerOptions = Required<Omit<CircuitBreakerOptions, 'onStateChang
 class SamplingCircuitBreaker implements CircuitBreaker {
   readonly #failureRatio: number;
   readonly #minimumThroughput: number;
-  readonly #slotMs: number;
   readonly #breakMs: number;
   readonly #halfOpenProbes: number;
   readonly #isFailure: (error: unknown) => boolean;
   readonly #onStateChange: ((state: BreakerState) => void) | undefined;
   readonly #now: () => number;
-  readonly #calls = new Float64Array(SLOTS);
-  readonly #failures = new Float64Array(SLOTS);
-  #slot = 0;
-  #epoch: number;
-  #callSum = 0;
-  #failureSum = 0;
+  /** Time-based window: first counts calls, second failures. */
+  readonly #window: SlidingCounts;
   #state = CLOSED;
   #openUntil = 0;
   #probesInFlight = 0;
@@ -84,18 +79,19 @@ class SamplingCircuitBreaker implements CircuitBreaker {
   /** Count-based window: the outcome of each of the last `windowCalls` calls, 1 for a failure. */
   readonly #ring: Uint8Array | undefined;
   #ringNext = 0;
+  #ringCalls = 0;
+  #ringFailures = 0;
   readonly #meter: BreakerMeter | undefined;
 
   constructor(o: ResolvedBreakerOptions) {
     this.#failureRatio = o.failureRatio;
     this.#minimumThroughput = o.minimumThroughput;
-    this.#slotMs = o.samplingMs / SLOTS;
     this.#breakMs = o.breakMs;
     this.#halfOpenProbes = o.halfOpenProbes;
     this.#isFailure = o.isFailure;
     this.#onStateChange = o.onStateChange;
     this.#now = o.now;
-    this.#epoch = Math.floor(o.now() / this.#slotMs);
+    this.#window = new SlidingCounts(o.samplingMs, o.now);
     this.#ring = o.windowCalls === undefined ? undefined : new Uint8Array(o.windowCalls);
     this.#meter = o.meter;
     if (o.meter !== undefined) o.meter.current = this;
@@ -131,30 +127,12 @@ class SamplingCircuitBreaker implements CircuitBreaker {
   }
 
   #close(): void {
-    this.#calls.fill(0);
-    this.#failures.fill(0);
+    this.#window.clear();
     this.#ring?.fill(0);
     this.#ringNext = 0;
-    this.#callSum = 0;
-    this.#failureSum = 0;
+    this.#ringCalls = 0;
+    this.#ringFailures = 0;
     this.#transition(CLOSED);
-  }
-
-  #roll(): number {
-    const epoch = Math.floor(this.#now() / this.#slotMs);
-    if (epoch <= this.#epoch) return this.#slot;
-    const steps = Math.min(SLOTS, epoch - this.#epoch);
-    let slot = this.#slot;
-    for (let i = 0; i < steps; i++) {
-      slot = (slot + 1) % SLOTS;
-      this.#callSum -= this.#calls[slot]!;
-      this.#failureSum -= this.#failures[slot]!;
-      this.#calls[slot] = 0;
-      this.#failures[slot] = 0;
-    }
-    this.#slot = slot;
-    this.#epoch = epoch;
-    return slot;
   }
 
   tryAcquire(): boolean {
@@ -188,30 +166,24 @@ class SamplingCircuitBreaker implements CircuitBreaker {
       this.#record(this.#ring, outcome === 'failure' ? 1 : 0);
       return;
     }
-    const slot = this.#roll();
-    this.#calls[slot]! += 1;
-    this.#callSum += 1;
-    if (outcome === 'failure') {
-      this.#failures[slot]! += 1;
-      this.#failureSum += 1;
-      if (this.#callSum >= this.#minimumThroughput && this.#failureSum >= this.#failureRatio * this.#callSum) {
-        this.#open();
-      }
-    }
+    const w = this.#window;
+    const failed = outcome === 'failure' ? 1 : 0;
+    w.add(w.roll(), 1, failed);
+    if (failed === 1 && w.first >= this.#minimumThroughput && w.second >= this.#failureRatio * w.first) this.#open();
   }
 
   /** Count-based window: the new outcome replaces the oldest once the ring is full. */
   #record(ring: Uint8Array, failed: number): void {
     const i = this.#ringNext;
-    if (this.#callSum >= ring.length) {
-      this.#callSum -= 1;
-      this.#failureSum -= ring[i]!;
+    if (this.#ringCalls >= ring.length) {
+      this.#ringCalls -= 1;
+      this.#ringFailures -= ring[i]!;
     }
     ring[i] = failed;
     this.#ringNext = i + 1 === ring.length ? 0 : i + 1;
-    this.#callSum += 1;
-    this.#failureSum += failed;
-    if (failed === 1 && this.#callSum >= this.#minimumThroughput && this.#failureSum >= this.#failureRatio * this.#callSum) {
+    this.#ringCalls += 1;
+    this.#ringFailures += failed;
+    if (failed === 1 && this.#ringCalls >= this.#minimumThroughput && this.#ringFailures >= this.#failureRatio * this.#ringCalls) {
       this.#open();
     }
   }

@@ -1,5 +1,6 @@
 import { monotonicNow } from './clock.js';
 import { metricsHub, type BudgetMeter, type RuntimeMetrics } from './metrics.js';
+import { SlidingCounts } from './window.js';
 
 export interface RetryBudgetOptions {
   /** Retries allowed as a fraction of recent first attempts. Default 0.1. */
@@ -25,69 +26,40 @@ export interface RetryBudget {
   available(): number;
 }
 
-/** Ring buffers need enough slots that the window slides smoothly, and few enough to stay cheap. */
-const SLOTS = 10;
-
 class SlidingRetryBudget implements RetryBudget {
   readonly #ratio: number;
   readonly #reserve: number;
-  readonly #slotMs: number;
-  readonly #now: () => number;
-  readonly #requests = new Float64Array(SLOTS);
-  readonly #retries = new Float64Array(SLOTS);
-  #slot = 0;
-  #epoch: number;
-  #requestSum = 0;
-  #retrySum = 0;
+  /** first: requests, second: retries. */
+  readonly #window: SlidingCounts;
   readonly #meter: BudgetMeter | undefined;
 
   constructor(ratio: number, minPerSecond: number, windowMs: number, now: () => number, meter: BudgetMeter | undefined) {
     this.#ratio = ratio;
     this.#reserve = (minPerSecond * windowMs) / 1000;
-    this.#slotMs = windowMs / SLOTS;
-    this.#now = now;
-    this.#epoch = Math.floor(now() / this.#slotMs);
+    this.#window = new SlidingCounts(windowMs, now);
     this.#meter = meter;
     if (meter !== undefined) meter.current = this;
   }
 
-  #roll(): number {
-    const epoch = Math.floor(this.#now() / this.#slotMs);
-    // A clock that steps back keeps the current slot rather than corrupting the sums.
-    if (epoch <= this.#epoch) return this.#slot;
-    const steps = Math.min(SLOTS, epoch - this.#epoch);
-    let slot = this.#slot;
-    for (let i = 0; i < steps; i++) {
-      slot = (slot + 1) % SLOTS;
-      this.#requestSum -= this.#requests[slot]!;
-      this.#retrySum -= this.#retries[slot]!;
-      this.#requests[slot] = 0;
-      this.#retries[slot] = 0;
-    }
-    this.#slot = slot;
-    this.#epoch = epoch;
-    return slot;
-  }
-
   recordRequest(): void {
-    const slot = this.#roll();
-    this.#requests[slot]! += 1;
-    this.#requestSum += 1;
+    const w = this.#window;
+    w.add(w.roll(), 1, 0);
   }
 
   available(): number {
-    this.#roll();
-    return Math.max(0, Math.floor(this.#ratio * this.#requestSum + this.#reserve - this.#retrySum));
+    const w = this.#window;
+    w.roll();
+    return Math.max(0, Math.floor(this.#ratio * w.first + this.#reserve - w.second));
   }
 
   tryRetry(): boolean {
-    const slot = this.#roll();
-    if (this.#retrySum + 1 > this.#ratio * this.#requestSum + this.#reserve) {
+    const w = this.#window;
+    const slot = w.roll();
+    if (w.second + 1 > this.#ratio * w.first + this.#reserve) {
       if (this.#meter !== undefined) this.#meter.exhausted++;
       return false;
     }
-    this.#retries[slot]! += 1;
-    this.#retrySum += 1;
+    w.add(slot, 0, 1);
     return true;
   }
 }
