@@ -18,6 +18,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext } from './library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, Growth, Node, RetrySite, Setting } from './model.js';
 import { customSchedule } from './schedule.js';
+import { nodeAt, nodesAtWord } from './node-lookup.js';
 import { site, NO_FILTER } from './libraries/shared.js';
 import { UNKNOWN, constInitializer, findVariable, isKnown, isSymbolic, lookupProperty, unwrap, type Maybe, type StaticValue } from './static-value.js';
 
@@ -47,7 +48,8 @@ const HINT = /setTimeout|sleep|delay|wait|pause|backoff|retr(?:y|ies)|attempt|ca
 
 /** Cheap text check so files with no hint of a retry loop skip the AST walk entirely. */
 export function mayContainHandWrittenRetry(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  return HINT.test(sourceCode.text);
+  // Nearly every file that has a retry has a `catch`; a substring search answers for those at once.
+  return sourceCode.text.includes('catch') || HINT.test(sourceCode.text);
 }
 
 type Variable = TSESLint.Scope.Variable;
@@ -1087,10 +1089,9 @@ class Detector {
       const loop = nearestLoop(t);
       if (loop) loops.add(loop);
     }
-    for (const m of this.ctx.nodesOfType(T.MemberExpression)) {
-      if (m.computed || m.property.type !== T.Identifier) continue;
-      if (m.property.name !== 'ok' && !STATUS_KEYS.has(m.property.name)) continue;
-      const loop = nearestLoop(m);
+    // `res.ok` / `err.status` in a loop: found from the words, not from every member expression.
+    for (const id of nodesAtWord(this.a.sourceCode, STATUS_WORD, isStatusProperty)) {
+      const loop = nearestLoop(id.parent!);
       if (loop) loops.add(loop);
     }
     const within = this.a.bound?.fn;
@@ -1572,11 +1573,10 @@ class Detector {
       ...this.ctx.nodesOfType(T.FunctionExpression),
       ...this.ctx.nodesOfType(T.ArrowFunctionExpression),
     ];
-    let thisCalls: Map<string, TSESTree.CallExpression[]> | undefined;
     const within = this.a.bound?.fn;
     for (const fn of fns) {
       if (within && !contains(within, fn)) continue;
-      const self = this.selfReferences(fn, () => (thisCalls ??= this.indexThisCalls()));
+      const self = this.selfReferences(fn);
       if (!self) continue;
       // Every self-call must follow a failure: a function that also calls itself on success
       // (a periodic job, a tree walk, pagination) is not a retry.
@@ -1591,20 +1591,8 @@ class Detector {
     return out;
   }
 
-  private indexThisCalls(): Map<string, TSESTree.CallExpression[]> {
-    const map = new Map<string, TSESTree.CallExpression[]>();
-    for (const c of this.ctx.nodesOfType(T.CallExpression)) {
-      const callee = unwrap(c.callee);
-      if (callee.type !== T.MemberExpression || callee.computed || callee.property.type !== T.Identifier || unwrap(callee.object).type !== T.ThisExpression) continue;
-      const list = map.get(callee.property.name) ?? [];
-      list.push(c);
-      map.set(callee.property.name, list);
-    }
-    return map;
-  }
-
   /** The references to a function from inside itself: `f(...)`, `this.f(...)`, `setTimeout(f, ms)`. */
-  private selfReferences(fn: Fn, thisCalls: () => Map<string, TSESTree.CallExpression[]>): { name: string; refs: Node[]; variable?: Variable | undefined } | undefined {
+  private selfReferences(fn: Fn): { name: string; refs: Node[]; variable?: Variable | undefined } | undefined {
     const body = fn.body;
     if (!body) return undefined;
     const p = fn.parent;
@@ -1626,7 +1614,7 @@ class Detector {
     }
     if ((p?.type === T.MethodDefinition || p?.type === T.PropertyDefinition) && p.value === fn && !p.computed && p.key.type === T.Identifier) {
       const method = p.key.name;
-      const refs = (thisCalls().get(method) ?? []).filter((c) => contains(body, c)).map((c) => c.callee as Node);
+      const refs = thisCallsIn(this.a.sourceCode, body, method).map((c) => c.callee as Node);
       return refs.length ? { name: method, refs } : undefined;
     }
     return undefined;
@@ -2334,6 +2322,47 @@ function bareTruthiness(id: Node): boolean {
   if (p.type === T.MemberExpression || p.type === T.CallExpression || p.type === T.BinaryExpression || p.type === T.NewExpression) return false;
   if (p.type === T.ChainExpression || p.type === T.TSNonNullExpression || p.type === T.TSAsExpression) return bareTruthiness(p);
   return true;
+}
+
+const WRAPPERS = new Set<string>([T.TSAsExpression, T.TSSatisfiesExpression, T.TSNonNullExpression, T.TSTypeAssertion, T.TSInstantiationExpression, T.ChainExpression]);
+const STATUS_WORD = /\b(?:ok|status|statusCode|httpStatusCode|httpStatus)\b/g;
+
+/** The `ok` of `res.ok`, the `status` of `err.status` (not a variable or key of that name). */
+function isStatusProperty(n: Node): boolean {
+  const m = n.parent;
+  return n.type === T.Identifier && m?.type === T.MemberExpression && m.property === n && !m.computed;
+}
+
+/** `this.name(...)` calls inside `scope`, found from the name's occurrences in its text. */
+function thisCallsIn(sourceCode: Readonly<TSESLint.SourceCode>, scope: Node, name: string): TSESTree.CallExpression[] {
+  // Most methods never write `this.<own name>`: substring searches settle those before any node lookup.
+  const text = sourceCode.text;
+  const out: TSESTree.CallExpression[] = [];
+  for (let at = text.indexOf(name, scope.range[0]); at >= 0 && at < scope.range[1]; at = text.indexOf(name, at + name.length)) {
+    if (!afterThisDot(text, at)) continue;
+    const id = nodeAt(sourceCode, at);
+    if (id?.type !== T.Identifier || id.range[0] !== at || id.name !== name) continue;
+    const member = id.parent;
+    if (member?.type !== T.MemberExpression || member.property !== id || member.computed || unwrap(member.object).type !== T.ThisExpression) continue;
+    let callee: Node = member;
+    // `this.f!()`, `(this.f as Retry)()`: the call's callee unwraps to the member.
+    while (callee.parent && WRAPPERS.has(callee.parent.type) && (callee.parent as { expression?: Node }).expression === callee) callee = callee.parent;
+    const call = callee.parent;
+    if (call?.type === T.CallExpression && call.callee === callee) out.push(call);
+  }
+  return out;
+}
+
+/** Whether `this.`, `this?.` or `).` (as in `(this as Client).`) ends just before `at`, spaces allowed. */
+function afterThisDot(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  if (text[i] !== '.') return false;
+  i--;
+  if (text[i] === '?') i--;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  if (text[i] === ')') return true;
+  return text.startsWith('this', i - 3) && !/[\w$]/.test(text[i - 4] ?? '');
 }
 
 function nearestLoop(n: Node): Loop | undefined {

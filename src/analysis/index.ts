@@ -15,6 +15,7 @@ import { createOperationAnalysis, type OperationAnalysis } from './operations.js
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, type FileEnvironment } from './wrappers/index.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
+import { indexNodes, isLeftOutOfIndex, nodesByShortcut, nodesOfSkippedType } from './node-lookup.js';
 
 export type { RetrySite } from './model.js';
 
@@ -60,30 +61,42 @@ export function buildModel(
   const evaluator = createEvaluator(sourceCode);
   const imports = buildImportTable(sourceCode);
   let index: Map<string, TSESTree.Node[]> | undefined;
-  let skipped: Map<string, TSESTree.Node[]> | undefined;
+  let found: Map<string, TSESTree.Node[]> | undefined;
   const context: AnalysisContext = {
     sourceCode,
     evaluator,
     imports,
     options: (node) => new OptionsView(evaluator, node),
     nodesOfType(type) {
-      if (LEAVES.has(type) || TYPE_ONLY.has(type) || type.startsWith('TS')) {
-        const list = (skipped ??= new Map()).get(type) ?? nodesOfSkippedType(sourceCode, type);
-        skipped.set(type, list);
-        return list as never;
+      // Keyword-led statements and functions are found without a walk; the rest share one index.
+      const known = (found ??= new Map()).get(type);
+      if (known) return known as never;
+      let list = nodesByShortcut(sourceCode, type);
+      if (!list && isLeftOutOfIndex(type)) list = nodesOfSkippedType(sourceCode, type);
+      if (!list) {
+        index ??= indexNodes(sourceCode);
+        list = index.get(type) ?? [];
       }
-      index ??= indexNodes(sourceCode);
-      return (index.get(type) ?? []) as never;
+      found.set(type, list);
+      return list as never;
     },
   };
 
   const sites: RetrySite[] = [];
-  // List the imported modules once, not once per library; a file that imports nothing skips them all.
-  const imported = [...imports.modules];
-  for (const library of libraries) {
-    if (imported.length === 0) break;
-    const modules = imported.filter((m) => library.modules.includes(m) || library.matchModule?.(m));
-    if (modules.length === 0) continue;
+  const lookup = catalogueLookup(libraries);
+  // Which libraries this file imports, found from its imports (a file that imports nothing skips them all).
+  const modulesOf = new Map<LibraryDescriptor, string[]>();
+  for (const m of imports.modules) {
+    for (const library of lookup.byModule.get(m) ?? lookup.matchers.filter((l) => l.matchModule!(m))) {
+      const list = modulesOf.get(library);
+      if (list) list.push(m);
+      else modulesOf.set(library, [m]);
+    }
+  }
+  // Catalogue order, so sites come out the same whatever the import order.
+  for (const library of modulesOf.size ? libraries : []) {
+    const modules = modulesOf.get(library);
+    if (!modules) continue;
     const uses = collectUses(imports, new Set(modules));
     if (uses.length === 0) continue;
     try {
@@ -107,9 +120,36 @@ export function buildModel(
   } catch (error) {
     reportInternalError('wrappers', sourceCode, error);
   }
-  const byId = new Map(libraries.map((l) => [l.id, l]));
-  const operations = createOperationAnalysis(context, () => sites, settings, (id) => byId.get(id)?.attemptParameter);
+  const operations = createOperationAnalysis(context, () => sites, settings, (id) => lookup.byId.get(id)?.attemptParameter);
   return { sites, imports, evaluator, context, operations };
+}
+
+interface CatalogueLookup {
+  readonly byModule: ReadonlyMap<string, readonly LibraryDescriptor[]>;
+  /** Descriptors that recognise families of modules by a test (`@aws-sdk/client-*`). */
+  readonly matchers: readonly LibraryDescriptor[];
+  readonly byId: ReadonlyMap<string, LibraryDescriptor>;
+}
+
+const lookups = new WeakMap<readonly LibraryDescriptor[], CatalogueLookup>();
+
+/** Module name -> descriptors, built once per catalogue rather than once per file. */
+function catalogueLookup(libraries: readonly LibraryDescriptor[]): CatalogueLookup {
+  let lookup = lookups.get(libraries);
+  if (lookup) return lookup;
+  const byModule = new Map<string, LibraryDescriptor[]>();
+  for (const library of libraries) {
+    for (const m of library.modules) {
+      const list = byModule.get(m);
+      if (list) { if (!list.includes(library)) list.push(library); } else byModule.set(m, [library]);
+    }
+  }
+  // A module named by one descriptor may still be matched by another's test.
+  const matchers = libraries.filter((l) => l.matchModule);
+  for (const [m, list] of byModule) for (const l of matchers) if (!list.includes(l) && l.matchModule!(m)) list.push(l);
+  lookup = { byModule, matchers, byId: new Map(libraries.map((l) => [l.id, l])) };
+  lookups.set(libraries, lookup);
+  return lookup;
 }
 
 /** Another file of the project, read for the retry helpers it exports (its own imports are not followed). */
@@ -164,59 +204,4 @@ function findDeclared(id: TSESTree.Identifier, near: TSESLint.Scope.Variable): T
     }
   }
   return undefined;
-}
-
-/**
- * Nodes the index leaves out: leaves (most of any tree, and never asked for by type) and
- * TypeScript's type-only subtrees, which hold no code that runs. Skipping them roughly halves the
- * walk on the corpus; asking for one of these types walks the whole tree for it instead.
- */
-const LEAVES = new Set<string>([T.Identifier, T.Literal, T.TemplateElement, T.PrivateIdentifier, T.ThisExpression, T.Super, T.EmptyStatement]);
-const TYPE_ONLY = new Set<string>([
-  T.TSTypeAnnotation, T.TSTypeParameterDeclaration, T.TSTypeParameterInstantiation,
-  T.TSInterfaceDeclaration, T.TSTypeAliasDeclaration, T.TSDeclareFunction, T.TSInterfaceHeritage,
-]);
-
-function isSkipped(node: TSESTree.Node): boolean {
-  // A parameter can carry decorators (`@Inject() x`), whose calls are code.
-  if (node.type === T.Identifier) return !(node as { decorators?: unknown[] }).decorators?.length;
-  return LEAVES.has(node.type) || TYPE_ONLY.has(node.type);
-}
-
-function indexNodes(sourceCode: Readonly<TSESLint.SourceCode>): Map<string, TSESTree.Node[]> {
-  const index = new Map<string, TSESTree.Node[]>();
-  walkTree(sourceCode, (node) => {
-    let list = index.get(node.type);
-    if (!list) index.set(node.type, (list = []));
-    list.push(node);
-  }, isSkipped);
-  return index;
-}
-
-/** Every node of one type, for the types the index leaves out. */
-function nodesOfSkippedType(sourceCode: Readonly<TSESLint.SourceCode>, type: string): TSESTree.Node[] {
-  const out: TSESTree.Node[] = [];
-  walkTree(sourceCode, (node) => { if (node.type === type) out.push(node); }, () => false);
-  return out;
-}
-
-/** Pre-order, children pushed in reverse, so each visit comes in document order. */
-function walkTree(sourceCode: Readonly<TSESLint.SourceCode>, visit: (node: TSESTree.Node) => void, skip: (node: TSESTree.Node) => boolean): void {
-  const keys = sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  const stack: TSESTree.Node[] = [sourceCode.ast];
-  while (stack.length) {
-    const node = stack.pop()!;
-    visit(node);
-    const childKeys = keys[node.type];
-    if (!childKeys) continue;
-    for (let i = childKeys.length - 1; i >= 0; i--) {
-      const child = (node as unknown as Record<string, unknown>)[childKeys[i]!];
-      if (Array.isArray(child)) {
-        for (let j = child.length - 1; j >= 0; j--) {
-          const c = child[j] as TSESTree.Node | null;
-          if (c && typeof c.type === 'string' && !skip(c)) stack.push(c);
-        }
-      } else if (child && typeof (child as TSESTree.Node).type === 'string' && !skip(child as TSESTree.Node)) stack.push(child as TSESTree.Node);
-    }
-  }
 }

@@ -5,9 +5,9 @@
  * bounded module-level map, so a keystroke in the caller costs a stat per followed import.
  * Nothing here throws: an unreadable or unparsable file is simply not a helper.
  */
-import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import * as tsParser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
@@ -48,6 +48,7 @@ const HINT = /setTimeout|sleep|delay|wait|pause|backoff|retr(?:y|ies)|attempt|ca
 /** For tests and long-running editors: forget every parsed file. */
 export function clearModuleCache(): void {
   summaries.clear();
+  listings.clear();
   workspaceResolutions.clear();
 }
 
@@ -78,11 +79,44 @@ export function resolveImport(specifier: string, fromFile: string): string | und
   }
 }
 
-function isFile(p: string): boolean {
-  return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+/**
+ * Directory listings, each valid while the directory's mtime stays the same (adding, removing or
+ * renaming an entry changes it). A probe for `./retry` tries up to 18 names in two directories;
+ * with the listings that is two stats, not eighteen, and a file created later is still seen.
+ */
+const MAX_LISTINGS = 1000;
+const listings = new Map<string, { mtimeMs: number; files: ReadonlySet<string> }>();
+
+function filesIn(dir: string, seen: Map<string, ReadonlySet<string> | undefined>): ReadonlySet<string> | undefined {
+  if (seen.has(dir)) return seen.get(dir);
+  let files: ReadonlySet<string> | undefined;
+  try {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (st?.isDirectory()) {
+      const hit = listings.get(dir);
+      if (hit && hit.mtimeMs === st.mtimeMs) files = hit.files;
+      else {
+        const names = new Set<string>();
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          // A symlink counts as the file it points at.
+          if (entry.isFile() || (entry.isSymbolicLink() && (statSync(join(dir, entry.name), { throwIfNoEntry: false })?.isFile() ?? false))) names.add(entry.name);
+        }
+        files = names;
+        listings.delete(dir);
+        if (listings.size >= MAX_LISTINGS) listings.delete(listings.keys().next().value!);
+        listings.set(dir, { mtimeMs: st.mtimeMs, files });
+      }
+    }
+  } catch {
+    files = undefined;
+  }
+  seen.set(dir, files);
+  return files;
 }
 
 function probe(base: string): string | undefined {
+  const seen = new Map<string, ReadonlySet<string> | undefined>();
+  const isFile = (p: string) => filesIn(dirname(p), seen)?.has(basename(p)) ?? false;
   const ext = extname(base);
   const candidates: string[] = [];
   if (EXTENSIONS.includes(ext)) {

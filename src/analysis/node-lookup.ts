@@ -1,0 +1,186 @@
+/**
+ * Finding nodes without walking the whole tree. Most files hold no retry at all, and on those the
+ * model's cost is whatever it takes to be sure of that; a walk over every node was most of it.
+ *
+ * - Statements that begin with a keyword (`try`, `for`, `while`, `do`, `throw`, `new`) are found by
+ *   searching the text for the word and descending from the root to the node at that offset; a
+ *   match inside a string, a comment or a longer name lands on some other node and is dropped.
+ * - Functions come from the scope analysis ESLint has already done: every function has a scope.
+ * - Everything else comes from one walk over the tree, built only when something asks for it.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+
+type Keys = Readonly<Record<string, readonly string[] | undefined>>;
+
+/** Node types whose source starts with (or, for `do…while`, holds outside any child) a keyword. */
+const KEYWORD_LED: Readonly<Partial<Record<string, RegExp>>> = {
+  [T.TryStatement]: /\btry\b/g,
+  [T.ForStatement]: /\bfor\b/g,
+  [T.ForInStatement]: /\bfor\b/g,
+  [T.ForOfStatement]: /\bfor\b/g,
+  [T.WhileStatement]: /\bwhile\b/g,
+  [T.DoWhileStatement]: /\bdo\b/g,
+  [T.ThrowStatement]: /\bthrow\b/g,
+  [T.NewExpression]: /\bnew\b/g,
+};
+
+const FUNCTIONS = new Set<string>([T.FunctionDeclaration, T.FunctionExpression, T.ArrowFunctionExpression]);
+
+/**
+ * Nodes of one type in document order, or undefined when this type has no shortcut and needs
+ * the full index.
+ */
+export function nodesByShortcut(sourceCode: Readonly<TSESLint.SourceCode>, type: string): TSESTree.Node[] | undefined {
+  const pattern = KEYWORD_LED[type];
+  if (pattern) return nodesAtWord(sourceCode, pattern, (n) => n.type === type);
+  if (FUNCTIONS.has(type)) return functionsOfType(sourceCode, type);
+  return undefined;
+}
+
+/**
+ * The nodes a word of the text belongs to, in document order, without duplicates: for each match
+ * of `pattern` (a global regex), the deepest node whose range holds the match's first character,
+ * kept when `accept` says so.
+ */
+export function nodesAtWord(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  pattern: RegExp,
+  accept: (node: TSESTree.Node) => boolean,
+  from = 0,
+  to = sourceCode.text.length,
+): TSESTree.Node[] {
+  const text = sourceCode.text;
+  const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  re.lastIndex = from;
+  const out: TSESTree.Node[] = [];
+  const seen = new Set<TSESTree.Node>();
+  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+    const node = nodeAt(sourceCode, m.index);
+    if (node && !seen.has(node) && accept(node)) {
+      seen.add(node);
+      out.push(node);
+    }
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return out.sort((a, b) => a.range[0] - b.range[0]);
+}
+
+/** The deepest node whose range holds `offset` (the Program when no statement does). */
+export function nodeAt(sourceCode: Readonly<TSESLint.SourceCode>, offset: number): TSESTree.Node | undefined {
+  const keys = sourceCode.visitorKeys as Keys;
+  let node: TSESTree.Node = sourceCode.ast;
+  if (offset < 0 || offset >= sourceCode.text.length) return undefined;
+  descend: for (;;) {
+    const childKeys = keys[node.type];
+    if (!childKeys) return node;
+    for (const key of childKeys) {
+      const child: unknown = (node as unknown as Record<string, unknown>)[key];
+      const hit: TSESTree.Node | undefined = Array.isArray(child) ? holding(child as (TSESTree.Node | null)[], offset) : holds(child, offset) ? (child as TSESTree.Node) : undefined;
+      if (hit) {
+        node = hit;
+        continue descend;
+      }
+    }
+    return node;
+  }
+}
+
+function holds(value: unknown, offset: number): boolean {
+  if (!value || typeof (value as TSESTree.Node).type !== 'string') return false;
+  const range = (value as TSESTree.Node).range;
+  return !!range && range[0] <= offset && offset < range[1];
+}
+
+/** The element of a source-ordered child list that holds `offset`: binary search on long lists. */
+function holding(list: readonly (TSESTree.Node | null)[], offset: number): TSESTree.Node | undefined {
+  if (list.length > 16 && !list.includes(null)) {
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const n = list[mid]!;
+      if (offset < n.range[0]) hi = mid - 1;
+      else if (offset >= n.range[1]) lo = mid + 1;
+      else return n;
+    }
+    return undefined;
+  }
+  for (const n of list) if (holds(n, offset)) return n!;
+  return undefined;
+}
+
+/** Every function of one type, from the function scopes of the scope analysis. */
+function functionsOfType(sourceCode: Readonly<TSESLint.SourceCode>, type: string): TSESTree.Node[] | undefined {
+  const scopes = (sourceCode.scopeManager as { scopes?: readonly TSESLint.Scope.Scope[] } | null | undefined)?.scopes;
+  if (!Array.isArray(scopes)) return undefined;
+  const seen = new Set<TSESTree.Node>();
+  const out: TSESTree.Node[] = [];
+  for (const scope of scopes) {
+    const block = scope.block as TSESTree.Node;
+    if (block.type !== type || seen.has(block)) continue;
+    seen.add(block);
+    out.push(block);
+  }
+  return out.sort((a, b) => a.range[0] - b.range[0]);
+}
+
+/**
+ * Nodes the full index leaves out: leaves (most of any tree, and never asked for by type) and
+ * TypeScript's type-only subtrees, which hold no code that runs. Asking for one of these types
+ * walks the whole tree for it instead.
+ */
+const LEAVES = new Set<string>([T.Identifier, T.Literal, T.TemplateElement, T.PrivateIdentifier, T.ThisExpression, T.Super, T.EmptyStatement]);
+const TYPE_ONLY = new Set<string>([
+  T.TSTypeAnnotation, T.TSTypeParameterDeclaration, T.TSTypeParameterInstantiation,
+  T.TSInterfaceDeclaration, T.TSTypeAliasDeclaration, T.TSDeclareFunction, T.TSInterfaceHeritage,
+]);
+
+export function isLeftOutOfIndex(type: string): boolean {
+  return LEAVES.has(type) || TYPE_ONLY.has(type) || type.startsWith('TS');
+}
+
+function isSkipped(node: TSESTree.Node): boolean {
+  // A parameter can carry decorators (`@Inject() x`), whose calls are code.
+  if (node.type === T.Identifier) return !(node as { decorators?: unknown[] }).decorators?.length;
+  return LEAVES.has(node.type) || TYPE_ONLY.has(node.type);
+}
+
+/** Every node but leaves and type-only subtrees, by type, in document order. */
+export function indexNodes(sourceCode: Readonly<TSESLint.SourceCode>): Map<string, TSESTree.Node[]> {
+  const index = new Map<string, TSESTree.Node[]>();
+  walkTree(sourceCode, (node) => {
+    let list = index.get(node.type);
+    if (!list) index.set(node.type, (list = []));
+    list.push(node);
+  }, isSkipped);
+  return index;
+}
+
+/** Every node of one type, for the types the index leaves out. */
+export function nodesOfSkippedType(sourceCode: Readonly<TSESLint.SourceCode>, type: string): TSESTree.Node[] {
+  const out: TSESTree.Node[] = [];
+  walkTree(sourceCode, (node) => { if (node.type === type) out.push(node); }, () => false);
+  return out;
+}
+
+/** Pre-order, children pushed in reverse, so each visit comes in document order. */
+function walkTree(sourceCode: Readonly<TSESLint.SourceCode>, visit: (node: TSESTree.Node) => void, skip: (node: TSESTree.Node) => boolean): void {
+  const keys = sourceCode.visitorKeys as Keys;
+  const stack: TSESTree.Node[] = [sourceCode.ast];
+  while (stack.length) {
+    const node = stack.pop()!;
+    visit(node);
+    const childKeys = keys[node.type];
+    if (!childKeys) continue;
+    for (let i = childKeys.length - 1; i >= 0; i--) {
+      const child = (node as unknown as Record<string, unknown>)[childKeys[i]!];
+      if (Array.isArray(child)) {
+        for (let j = child.length - 1; j >= 0; j--) {
+          const c = child[j] as TSESTree.Node | null;
+          if (c && typeof c.type === 'string' && !skip(c)) stack.push(c);
+        }
+      } else if (child && typeof (child as TSESTree.Node).type === 'string' && !skip(child as TSESTree.Node)) stack.push(child as TSESTree.Node);
+    }
+  }
+}
