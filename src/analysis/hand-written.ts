@@ -18,7 +18,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext } from './library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, Growth, Node, RetrySite, Setting } from './model.js';
 import { customSchedule } from './schedule.js';
-import { nodeAt, nodesAtWord } from './node-lookup.js';
+import { catchClauses, nodeAt, nodesAtWord } from './node-lookup.js';
 import { site, NO_FILTER } from './libraries/shared.js';
 import { UNKNOWN, constInitializer, findVariable, isKnown, isSymbolic, lookupProperty, unwrap, type Maybe, type StaticValue } from './static-value.js';
 
@@ -44,12 +44,13 @@ export interface BoundCall {
 
 // A retry needs a failure (a catch, a rejection handler, a status check) or a wait; `maxRetries`
 // has no word boundary before `Retries`, so the words are matched anywhere.
-const HINT = /setTimeout|sleep|delay|wait|pause|backoff|retr(?:y|ies)|attempt|catch|\.ok\b|\.status/i;
+// Case is spelled out rather than left to the `i` flag, which makes the scan about a third slower;
+// camelCase and SCREAMING_CASE are what code uses.
+const HINT = /[sS]etTimeout|[sS]leep|[dD]elay|[wW]ait|[pP]ause|[bB]ackoff|[rR]etr(?:y|ies)|[aA]ttempt|SLEEP|DELAY|WAIT|PAUSE|BACKOFF|RETR(?:Y|IES)|ATTEMPT|catch|\.ok\b|\.status/;
 
 /** Cheap text check so files with no hint of a retry loop skip the AST walk entirely. */
 export function mayContainHandWrittenRetry(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  // Nearly every file that has a retry has a `catch`; a substring search answers for those at once.
-  return sourceCode.text.includes('catch') || HINT.test(sourceCode.text);
+  return HINT.test(sourceCode.text);
 }
 
 type Variable = TSESLint.Scope.Variable;
@@ -1084,13 +1085,13 @@ class Detector {
   run(): RetrySite[] {
     const sites: RetrySite[] = [];
     const loops = new Set<Loop>();
-    for (const t of this.ctx.nodesOfType(T.TryStatement)) {
-      if (!t.handler) continue;
-      const loop = nearestLoop(t);
+    // Every `catch` has a scope: the scope analysis lists them without a look at the text.
+    for (const handler of catchClauses(this.a.sourceCode)) {
+      const loop = nearestLoop(handler.parent);
       if (loop) loops.add(loop);
     }
     // `res.ok` / `err.status` in a loop: found from the words, not from every member expression.
-    for (const id of nodesAtWord(this.a.sourceCode, STATUS_WORD, isStatusProperty)) {
+    for (const id of nodesAtWord(this.a.sourceCode, STATUS_WORD, isStatusProperty, { atEnd: true })) {
       const loop = nearestLoop(id.parent!);
       if (loop) loops.add(loop);
     }
@@ -2325,7 +2326,8 @@ function bareTruthiness(id: Node): boolean {
 }
 
 const WRAPPERS = new Set<string>([T.TSAsExpression, T.TSSatisfiesExpression, T.TSNonNullExpression, T.TSTypeAssertion, T.TSInstantiationExpression, T.ChainExpression]);
-const STATUS_WORD = /\b(?:ok|status|statusCode|httpStatusCode|httpStatus)\b/g;
+// A dot first: a literal first character lets the scan skip ahead, twice as fast as `\b` here.
+const STATUS_WORD = /\.\s*(?:ok|status|statusCode|httpStatusCode|httpStatus)\b/g;
 
 /** The `ok` of `res.ok`, the `status` of `err.status` (not a variable or key of that name). */
 function isStatusProperty(n: Node): boolean {

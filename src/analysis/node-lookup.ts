@@ -40,15 +40,14 @@ export function nodesByShortcut(sourceCode: Readonly<TSESLint.SourceCode>, type:
 
 /**
  * The nodes a word of the text belongs to, in document order, without duplicates: for each match
- * of `pattern` (a global regex), the deepest node whose range holds the match's first character,
- * kept when `accept` says so.
+ * of `pattern` (a global regex), the deepest node whose range holds the match's first (or last)
+ * character, kept when `accept` says so.
  */
 export function nodesAtWord(
   sourceCode: Readonly<TSESLint.SourceCode>,
   pattern: RegExp,
   accept: (node: TSESTree.Node) => boolean,
-  from = 0,
-  to = sourceCode.text.length,
+  { from = 0, to = sourceCode.text.length, atEnd = false }: { from?: number; to?: number; atEnd?: boolean } = {},
 ): TSESTree.Node[] {
   const text = sourceCode.text;
   const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
@@ -56,7 +55,8 @@ export function nodesAtWord(
   const out: TSESTree.Node[] = [];
   const seen = new Set<TSESTree.Node>();
   for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
-    const node = nodeAt(sourceCode, m.index);
+    // `atEnd`: the node at the match's last character (the name after `.\s*`), not its first.
+    const node = nodeAt(sourceCode, atEnd ? m.index + m[0].length - 1 : m.index);
     if (node && !seen.has(node) && accept(node)) {
       seen.add(node);
       out.push(node);
@@ -108,6 +108,15 @@ function holding(list: readonly (TSESTree.Node | null)[], offset: number): TSEST
   }
   for (const n of list) if (holds(n, offset)) return n!;
   return undefined;
+}
+
+/** Every `catch` clause, from the catch scopes of the scope analysis (a walk when there are none to read). */
+export function catchClauses(sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.CatchClause[] {
+  const scopes = (sourceCode.scopeManager as { scopes?: readonly TSESLint.Scope.Scope[] } | null | undefined)?.scopes;
+  if (!Array.isArray(scopes)) return nodesOfSkippedType(sourceCode, T.CatchClause) as TSESTree.CatchClause[];
+  const out: TSESTree.CatchClause[] = [];
+  for (const scope of scopes) if (scope.type === 'catch' && scope.block.type === T.CatchClause) out.push(scope.block);
+  return out.sort((a, b) => a.range[0] - b.range[0]);
 }
 
 /** Every function of one type, from the function scopes of the scope analysis. */

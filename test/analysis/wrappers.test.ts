@@ -12,7 +12,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { getRetryModel } from '../../src/analysis/index.js';
 import type { RetrySite } from '../../src/analysis/model.js';
 import { readSettings } from '../../src/analysis/settings.js';
-import { clearModuleCache, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
+import { clearModuleCache, FRESH_MS, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
 import plugin from '../../src/index.js';
 import { summarise, type SiteSummary } from '../helpers/model.js';
 
@@ -494,7 +494,7 @@ describe('inferred helpers in other files', () => {
     expect(sites.map((s) => [s.label, s.attempts])).toEqual([['withRetry()', 7]]);
   });
 
-  it('parses an imported file once per version, and only for calls that pass a function', () => {
+  it('parses an imported file once per version, and only for calls that pass a function', async () => {
     const at = project({ 'src/retry.ts': HELPER_TS, 'src/format.ts': 'export const format = (x: unknown) => String(x);\n' });
     const before = moduleCacheStats().parses;
     const first = run(`import { withRetry } from './retry.js'; import { format } from './format.js'; format(1); withRetry(() => load());`, { filename: at('src/app.ts') });
@@ -503,9 +503,10 @@ describe('inferred helpers in other files', () => {
     // Every keystroke re-lints the caller: the helper is not parsed again.
     for (let i = 0; i < 5; i++) run(`import { withRetry } from './retry.js'; withRetry(() => load${i}(), { retries: ${i} });`, { filename: at('src/app.ts') });
     expect(moduleCacheStats().parses - before).toBe(1);
-    // A changed helper is read again.
+    // A changed helper is read again, once the last check of it is older than the freshness window.
     writeFileSync(at('src/retry.ts'), HELPER_TS.replace('retries = 2', 'retries = 4'));
     utimesSync(at('src/retry.ts'), new Date(), new Date(Date.now() + 5000));
+    await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 50));
     const changed = run(`import { withRetry } from './retry.js'; withRetry(() => load());`, { filename: at('src/app.ts') });
     expect(changed.sites[0]).toMatchObject({ attempts: 5 });
     expect(moduleCacheStats().parses - before).toBe(2);

@@ -10,10 +10,10 @@ import { memberChain } from '../imports.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { contains, findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
-import { findExportedHelper, isFollowable, resolveImport, type AnalyseFile, type ParseEnvironment } from './modules.js';
+import { findExportedHelper, isFollowable, knownModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
-export { clearModuleCache, moduleCacheStats } from './modules.js';
+export { clearModuleCache, moduleCacheStats, FRESH_MS } from './modules.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -75,15 +75,22 @@ export function findWrapperSites(
   // Helpers imported from other files of the project.
   const filename = env?.filename;
   if (filename && isAbsolute(filename)) {
+    const loaded = new Map<string, ModuleSummary | undefined>();
+    const files = new Map<string, string | undefined>();
     for (const binding of ctx.imports.bindings) {
       if (!isFollowable(binding.module)) continue;
-      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && passesFunction(c.call, ctx));
-      // Only imports called with a function argument are worth a parse of another file.
-      if (calls.length === 0) continue;
-      const file = resolveImport(binding.module, filename);
+      const called = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call));
+      if (called.length === 0) continue;
+      let file = files.get(binding.module);
+      if (!files.has(binding.module)) files.set(binding.module, (file = resolveImport(binding.module, filename)));
       if (!file) continue;
+      // A module already read and known to offer no helper settles every call through it.
+      const known = knownModule(file);
+      if (known && known.helpers.size === 0 && known.reexports.length === 0) continue;
+      // Only imports called with a function argument are worth a parse of another file.
+      const calls = called.filter((c) => passesFunction(c.call, ctx));
       for (const c of calls) {
-        const helper = findExportedHelper(file, exportName(c.path), env, analyse);
+        const helper = findExportedHelper(file, exportName(c.path), env, analyse, loaded);
         if (helper) addCall(helper, c.call, c.callee);
       }
     }
@@ -115,11 +122,14 @@ function exportName(path: string): string {
 }
 
 function passesFunction(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean {
-  return call.arguments.some((a) => {
+  const literal = (a: TSESTree.CallExpressionArgument) => {
     if (a.type === T.ArrowFunctionExpression || a.type === T.FunctionExpression) return true;
-    if (a.type === T.ObjectExpression) {
-      return a.properties.some((p) => p.type === T.Property && (p.value.type === T.ArrowFunctionExpression || p.value.type === T.FunctionExpression || p.method));
-    }
+    return a.type === T.ObjectExpression &&
+      a.properties.some((p) => p.type === T.Property && (p.value.type === T.ArrowFunctionExpression || p.value.type === T.FunctionExpression || p.method));
+  };
+  // Function literals first: they settle most calls without evaluating any name.
+  if (call.arguments.some(literal)) return true;
+  return call.arguments.some((a) => {
     if (a.type !== T.Identifier && a.type !== T.MemberExpression) return false;
     try {
       const v = ctx.evaluator.evaluate(a);

@@ -2,7 +2,8 @@
  * Following imports to a team's retry helpers in other files: resolve a relative (or workspace)
  * import to a file, parse it once with the linted file's parser, and keep only what calls need:
  * its retry helpers by export name. Parsed files are cached by absolute path, mtime and size in a
- * bounded module-level map, so a keystroke in the caller costs a stat per followed import.
+ * bounded module-level map, so a keystroke in the caller costs at most a stat per followed import
+ * (none when the same import was checked in the last quarter second).
  * Nothing here throws: an unreadable or unparsable file is simply not a helper.
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
@@ -35,10 +36,13 @@ export interface ModuleSummary {
 /** Builds the analysis of a parsed file (context and helpers); supplied by the model builder. */
 export type AnalyseFile = (sourceCode: Readonly<TSESLint.SourceCode>) => { ctx: AnalysisContext; helpers: ReadonlyMap<Fn, WrapperHelper> };
 
-const MAX_MODULES = 200;
-const summaries = new Map<string, { mtimeMs: number; size: number; summary: ModuleSummary | undefined }>();
+/** A summary keeps nodes only of the helpers it found, so most entries are small. */
+const MAX_MODULES = 2000;
+const summaries = new Map<string, { mtimeMs: number; size: number; checkedAt: number; summary: ModuleSummary | undefined }>();
 const MAX_RESOLUTIONS = 1000;
 const workspaceResolutions = new Map<string, string | undefined>();
+/** Relative imports by importing directory and specifier, trusted for the freshness window. */
+const relativeResolutions = new Map<string, { file: string | undefined; checkedAt: number }>();
 let parses = 0;
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -49,6 +53,7 @@ const HINT = /setTimeout|sleep|delay|wait|pause|backoff|retr(?:y|ies)|attempt|ca
 export function clearModuleCache(): void {
   summaries.clear();
   listings.clear();
+  relativeResolutions.clear();
   workspaceResolutions.clear();
 }
 
@@ -67,7 +72,17 @@ export function isFollowable(specifier: string): boolean {
 export function resolveImport(specifier: string, fromFile: string): string | undefined {
   try {
     const dir = dirname(fromFile);
-    if (specifier.startsWith('.') || specifier.startsWith('/')) return probe(resolve(dir, specifier));
+    if (specifier.startsWith('.') || specifier.startsWith('/')) {
+      const key = `${dir}\0${specifier}`;
+      const now = performance.now();
+      const hit = relativeResolutions.get(key);
+      if (hit && now - hit.checkedAt < FRESH_MS) return hit.file;
+      const file = probe(resolve(dir, specifier));
+      relativeResolutions.delete(key);
+      if (relativeResolutions.size >= MAX_RESOLUTIONS) relativeResolutions.delete(relativeResolutions.keys().next().value!);
+      relativeResolutions.set(key, { file, checkedAt: now });
+      return file;
+    }
     const key = `${dir}\0${specifier}`;
     if (workspaceResolutions.has(key)) return workspaceResolutions.get(key);
     const found = resolveWorkspace(specifier, dir);
@@ -85,48 +100,71 @@ export function resolveImport(specifier: string, fromFile: string): string | und
  * with the listings that is two stats, not eighteen, and a file created later is still seen.
  */
 const MAX_LISTINGS = 1000;
-const listings = new Map<string, { mtimeMs: number; files: ReadonlySet<string> }>();
+/**
+ * A listing or summary checked this recently is used without a stat: a linting run reads the same
+ * directories and modules for file after file, and a change made in the last moment is seen on
+ * the next lint after it.
+ */
+export const FRESH_MS = 250;
+/** `files` is undefined for a path that is not a readable directory (mtime -1). */
+const listings = new Map<string, { mtimeMs: number; checkedAt: number; files: ReadonlySet<string> | undefined }>();
 
 function filesIn(dir: string, seen: Map<string, ReadonlySet<string> | undefined>): ReadonlySet<string> | undefined {
   if (seen.has(dir)) return seen.get(dir);
-  let files: ReadonlySet<string> | undefined;
-  try {
-    const st = statSync(dir, { throwIfNoEntry: false });
-    if (st?.isDirectory()) {
-      const hit = listings.get(dir);
-      if (hit && hit.mtimeMs === st.mtimeMs) files = hit.files;
-      else {
-        const names = new Set<string>();
-        for (const entry of readdirSync(dir, { withFileTypes: true })) {
-          // A symlink counts as the file it points at.
-          if (entry.isFile() || (entry.isSymbolicLink() && (statSync(join(dir, entry.name), { throwIfNoEntry: false })?.isFile() ?? false))) names.add(entry.name);
-        }
-        files = names;
-        listings.delete(dir);
-        if (listings.size >= MAX_LISTINGS) listings.delete(listings.keys().next().value!);
-        listings.set(dir, { mtimeMs: st.mtimeMs, files });
-      }
+  const now = performance.now();
+  let entry = listings.get(dir);
+  if (!entry || now - entry.checkedAt >= FRESH_MS) {
+    let mtimeMs = -1;
+    try {
+      const st = statSync(dir, { throwIfNoEntry: false });
+      if (st?.isDirectory()) mtimeMs = st.mtimeMs;
+    } catch { /* unreadable: no files */ }
+    if (entry && entry.mtimeMs === mtimeMs) entry.checkedAt = now;
+    else {
+      entry = { mtimeMs, checkedAt: now, files: mtimeMs < 0 ? undefined : readFiles(dir) };
+      listings.delete(dir);
+      if (listings.size >= MAX_LISTINGS) listings.delete(listings.keys().next().value!);
+      listings.set(dir, entry);
     }
-  } catch {
-    files = undefined;
   }
-  seen.set(dir, files);
-  return files;
+  seen.set(dir, entry.files);
+  return entry.files;
 }
 
+function readFiles(dir: string): ReadonlySet<string> | undefined {
+  try {
+    const names = new Set<string>();
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      // A symlink counts as the file it points at.
+      if (entry.isFile() || (entry.isSymbolicLink() && (statSync(join(dir, entry.name), { throwIfNoEntry: false })?.isFile() ?? false))) names.add(entry.name);
+    }
+    return names;
+  } catch {
+    return undefined;
+  }
+}
+
+/** TypeScript sources import `./retry.js` meaning `./retry.ts`. */
+const SOURCE_OF: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'], '.jsx': ['.tsx'] };
+
+/** The file `base` names: as written, with a TypeScript or added extension, or a folder's index. */
 function probe(base: string): string | undefined {
   const seen = new Map<string, ReadonlySet<string> | undefined>();
-  const isFile = (p: string) => filesIn(dirname(p), seen)?.has(basename(p)) ?? false;
-  const ext = extname(base);
-  const candidates: string[] = [];
-  if (EXTENSIONS.includes(ext)) {
-    // TypeScript sources import `./retry.js` meaning `./retry.ts`.
-    const stem = base.slice(0, -ext.length);
-    const ts = ext === '.js' ? ['.ts', '.tsx'] : ext === '.mjs' ? ['.mts'] : ext === '.cjs' ? ['.cts'] : ext === '.jsx' ? ['.tsx'] : [];
-    candidates.push(base, ...ts.map((e) => stem + e));
+  const dir = dirname(base);
+  const name = basename(base);
+  const siblings = filesIn(dir, seen);
+  if (siblings) {
+    const ext = extname(name);
+    if (EXTENSIONS.includes(ext)) {
+      if (siblings.has(name)) return base;
+      const stem = name.slice(0, -ext.length);
+      for (const e of SOURCE_OF[ext] ?? []) if (siblings.has(stem + e)) return join(dir, stem + e);
+    }
+    for (const e of EXTENSIONS) if (siblings.has(name + e)) return base + e;
   }
-  candidates.push(...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => join(base, `index${e}`)));
-  return candidates.find(isFile);
+  const inside = filesIn(base, seen);
+  if (inside) for (const e of EXTENSIONS) if (inside.has(`index${e}`)) return join(base, `index${e}`);
+  return undefined;
 }
 
 function resolveWorkspace(specifier: string, fromDir: string): string | undefined {
@@ -191,6 +229,9 @@ function pickCondition(target: unknown, depth: number): string | undefined {
 
 /** The helpers a module offers, parsed at most once per version of the file. */
 export function loadModule(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
+  const now = performance.now();
+  const fresh = summaries.get(file);
+  if (fresh && now - fresh.checkedAt < FRESH_MS) return fresh.summary;
   let st;
   try {
     st = statSync(file, { throwIfNoEntry: false });
@@ -200,14 +241,22 @@ export function loadModule(file: string, env: ParseEnvironment, analyse: Analyse
   if (!st?.isFile()) return undefined;
   const hit = summaries.get(file);
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+    hit.checkedAt = now;
     summaries.delete(file);
     summaries.set(file, hit); // most recently used last
     return hit.summary;
   }
   const summary = summarise(file, env, analyse);
+  summaries.delete(file);
   if (summaries.size >= MAX_MODULES) summaries.delete(summaries.keys().next().value!);
-  summaries.set(file, { mtimeMs: st.mtimeMs, size: st.size, summary });
+  summaries.set(file, { mtimeMs: st.mtimeMs, size: st.size, checkedAt: now, summary });
   return summary;
+}
+
+/** The summary of a module read within the freshness window, without touching the disk; else undefined. */
+export function knownModule(file: string): ModuleSummary | undefined {
+  const hit = summaries.get(file);
+  return hit && performance.now() - hit.checkedAt < FRESH_MS ? hit.summary : undefined;
 }
 
 function summarise(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
@@ -359,9 +408,18 @@ function commonJsTarget(left: TSESTree.Node): string | undefined {
 }
 
 /** The helper behind `name` exported from `file`, through up to four re-exports. */
-export function findExportedHelper(file: string, name: string, env: ParseEnvironment, analyse: AnalyseFile, depth = 0): WrapperHelper | undefined {
+export function findExportedHelper(
+  file: string,
+  name: string,
+  env: ParseEnvironment,
+  analyse: AnalyseFile,
+  loaded: Map<string, ModuleSummary | undefined> = new Map(),
+  depth = 0,
+): WrapperHelper | undefined {
   if (depth > 4 || !isAbsolute(file)) return undefined;
-  const summary = loadModule(file, env, analyse);
+  // One stat per imported file per linted file, however many calls go through it.
+  let summary = loaded.get(file);
+  if (!loaded.has(file)) loaded.set(file, (summary = loadModule(file, env, analyse)));
   if (!summary) return undefined;
   const own = summary.helpers.get(name);
   if (own) return own;
@@ -370,7 +428,7 @@ export function findExportedHelper(file: string, name: string, env: ParseEnviron
     const imported = r.names === '*' ? name : r.names.get(name);
     if (imported === undefined) continue;
     const target = resolveImport(r.from, file);
-    const found = target && findExportedHelper(target, imported, env, analyse, depth + 1);
+    const found = target && findExportedHelper(target, imported, env, analyse, loaded, depth + 1);
     if (found) return found;
   }
   return undefined;
