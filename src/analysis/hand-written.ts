@@ -42,17 +42,6 @@ export interface BoundCall {
   readonly args: readonly ArgumentValue[];
 }
 
-// A retry needs a failure (a catch, a rejection handler, a status check) or a wait; `maxRetries`
-// has no word boundary before `Retries`, so the words are matched anywhere.
-// Case is spelled out rather than left to the `i` flag, which makes the scan about a third slower;
-// camelCase and SCREAMING_CASE are what code uses.
-const HINT = /[sS]etTimeout|[sS]leep|[dD]elay|[wW]ait|[pP]ause|[bB]ackoff|[rR]etr(?:y|ies)|[aA]ttempt|SLEEP|DELAY|WAIT|PAUSE|BACKOFF|RETR(?:Y|IES)|ATTEMPT|catch|\.ok\b|\.status/;
-
-/** Cheap text check so files with no hint of a retry loop skip the AST walk entirely. */
-export function mayContainHandWrittenRetry(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  return HINT.test(sourceCode.text);
-}
-
 type Variable = TSESLint.Scope.Variable;
 type Loop = TSESTree.ForStatement | TSESTree.WhileStatement | TSESTree.DoWhileStatement;
 type Fn = TSESTree.FunctionLike;
@@ -2338,9 +2327,14 @@ function isStatusProperty(n: Node): boolean {
 /** `this.name(...)` calls inside `scope`, found from the name's occurrences in its text. */
 function thisCallsIn(sourceCode: Readonly<TSESLint.SourceCode>, scope: Node, name: string): TSESTree.CallExpression[] {
   // Most methods never write `this.<own name>`: substring searches settle those before any node lookup.
+  // The search runs on the body's own text: on the whole file, a name the body lacks would be
+  // looked for up to the end of the file, once per method.
   const text = sourceCode.text;
+  const [start, end] = scope.range;
+  const body = text.slice(start, end);
   const out: TSESTree.CallExpression[] = [];
-  for (let at = text.indexOf(name, scope.range[0]); at >= 0 && at < scope.range[1]; at = text.indexOf(name, at + name.length)) {
+  for (let i = body.indexOf(name); i >= 0; i = body.indexOf(name, i + name.length)) {
+    const at = start + i;
     if (!afterThisDot(text, at)) continue;
     const id = nodeAt(sourceCode, at);
     if (id?.type !== T.Identifier || id.range[0] !== at || id.name !== name) continue;

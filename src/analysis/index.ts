@@ -10,7 +10,7 @@ import type { RetrySite } from './model.js';
 import { OptionsView } from './options.js';
 import { createEvaluator, constInitializer, type Evaluator } from './static-value.js';
 import { LIBRARIES } from './libraries/index.js';
-import { findHandWrittenSites, mayContainHandWrittenRetry } from './hand-written.js';
+import { findHandWrittenSites } from './hand-written.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, type FileEnvironment } from './wrappers/index.js';
@@ -106,12 +106,12 @@ export function buildModel(
       reportInternalError(library.id, sourceCode, error);
     }
   }
-  if (mayContainHandWrittenRetry(sourceCode)) {
-    try {
-      sites.push(...findHandWrittenSites(context));
-    } catch (error) {
-      reportInternalError('hand-written', sourceCode, error);
-    }
+  // No text prefilter: the detector starts from catch scopes, function scopes and `.ok`/`.status`
+  // reads, which costs less than a scan of the text for retry words.
+  try {
+    sites.push(...findHandWrittenSites(context));
+  } catch (error) {
+    reportInternalError('hand-written', sourceCode, error);
   }
   try {
     const wrapped = findWrapperSites(context, sites, env, analyseImported);
