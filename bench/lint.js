@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import safeRetry from '../dist/index.js';
-import { LINT_NODE_MODULES, PACKAGES, PLUGIN_PREFIX, copyName, loadCorpus, ruleSets } from './lib/corpus.js';
+import { LINT_NODE_MODULES, PACKAGES, PLUGIN_PREFIX, copyName, loadCorpus, ruleSets, samePassSets } from './lib/corpus.js';
 import { median, mb, ms, pct, ratio, rotation, table } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -70,12 +70,20 @@ async function ruleSetSection() {
   const sets = ruleSets();
   const names = Object.keys(sets);
   const linters = Object.fromEntries(names.map((n) => [n, newESLint(sets[n])]));
-  const rounds = quick ? 3 : 5;
+  const rounds = quick ? 4 : 6;
   const runs = Object.fromEntries(names.map((n) => [n, []]));
+  // The plugin and no-unused-vars in one pass, which of them runs first alternating by round.
+  const same = samePassSets();
+  const orders = Object.keys(same);
+  const sameLinters = Object.fromEntries(orders.map((o) => [o, newESLint(same[o])]));
+  const sameRuns = [];
   // One unmeasured round: JIT warm-up and the first parse of every module would otherwise land on whichever set runs first.
   for (const n of names) await lintCorpus(linters[n], files, { real: true });
+  for (const o of orders) await lintCorpus(sameLinters[o], files, { real: true });
   for (let r = 0; r < rounds; r++) {
     for (const n of rotation(names, r)) runs[n].push(await lintCorpus(linters[n], files, { real: true }));
+    const order = orders[r % orders.length];
+    sameRuns.push({ order, run: await lintCorpus(sameLinters[order], files, { real: true }) });
   }
   const [base, plugin, reference] = names;
   const perRound = (f) => runs[base].map((_, r) => f(r));
@@ -117,6 +125,16 @@ async function ruleSetSection() {
   out.push(`\n### Each rule against \`${nuv}\` (budget: every rule below 1.00x)\n`);
   out.push(table(['<rule', 'median ms', 'vs no-unused-vars', 'under budget'], rows));
   out.push(`\nThe retry model of a file is built once and shared; ESLint charges its construction to the first rule that asks for it (rules run in config order, so \`${pluginRules[0]}\`). That rule's row is the model plus its own judging.`);
+
+  // The same comparison inside one pass, the order alternated.
+  const sameRows = pluginRules.map((id) => {
+    const byOrder = orders.map((o) => median(sameRuns.filter((x) => x.order === o).map((x) => (x.run.rules[id] ?? 0) / x.run.rules[nuv])));
+    const both = median(sameRuns.map((x) => (x.run.rules[id] ?? 0) / x.run.rules[nuv]));
+    return [id, ...byOrder.map(ratio), ratio(both), Math.max(...byOrder) < 1 ? 'yes' : 'NO'];
+  });
+  out.push(`\n#### The same, with \`${nuv}\` in the same lint pass\n`);
+  out.push(table(['<rule', ...orders.map((o) => `vs ${nuv}, ${o}`), 'median of all rounds', 'under budget in both orders'], sameRows));
+  out.push(`\n${rounds} rounds, the order alternated (${orders.join(' / ')}). In the cross-run table above, \`${nuv}\` runs among eslint's ~60 recommended rules, some of which have already walked the scopes it reads; here both face the same pass, and whichever runs first on a file pays for bringing its tree and scopes back into the CPU caches.`);
 
   out.push(`\n### Per package\n`);
   const pkgRows = PACKAGES.map((p) => {

@@ -1586,6 +1586,12 @@ class Detector {
     const body = fn.body;
     if (!body) return undefined;
     const p = fn.parent;
+    // A function whose body never spells a name it goes by cannot call itself: most functions end
+    // here, on a substring search, before any scope lookup or walk over references.
+    const names = [fn.id?.name, p?.type === T.VariableDeclarator && p.id.type === T.Identifier ? p.id.name : undefined,
+      (p?.type === T.MethodDefinition || p?.type === T.PropertyDefinition) && p.key.type === T.Identifier ? p.key.name : undefined];
+    const text = this.a.sourceCode.text.slice(body.range[0], body.range[1]);
+    if (!names.some((n) => n !== undefined && text.includes(n))) return undefined;
     let variable: Variable | undefined;
     let name: string | undefined;
     const sm = this.a.sourceCode.scopeManager;

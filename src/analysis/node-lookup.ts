@@ -119,19 +119,34 @@ export function catchClauses(sourceCode: Readonly<TSESLint.SourceCode>): TSESTre
   return out.sort((a, b) => a.range[0] - b.range[0]);
 }
 
-/** Every function of one type, from the function scopes of the scope analysis. */
+const functionLists = new WeakMap<object, ReadonlyMap<string, TSESTree.Node[]>>();
+
+/** Every function of one type, from the function scopes of the scope analysis (all three types in one pass). */
 function functionsOfType(sourceCode: Readonly<TSESLint.SourceCode>, type: string): TSESTree.Node[] | undefined {
-  const scopes = (sourceCode.scopeManager as { scopes?: readonly TSESLint.Scope.Scope[] } | null | undefined)?.scopes;
-  if (!Array.isArray(scopes)) return undefined;
-  const seen = new Set<TSESTree.Node>();
-  const out: TSESTree.Node[] = [];
-  for (const scope of scopes) {
-    const block = scope.block as TSESTree.Node;
-    if (block.type !== type || seen.has(block)) continue;
-    seen.add(block);
-    out.push(block);
+  const manager = sourceCode.scopeManager as { scopes?: readonly TSESLint.Scope.Scope[] } | null | undefined;
+  const scopes = manager?.scopes;
+  if (!manager || !Array.isArray(scopes)) return undefined;
+  let lists = functionLists.get(manager);
+  if (!lists) {
+    const byType = new Map<string, TSESTree.Node[]>([...FUNCTIONS].map((t) => [t, []]));
+    for (const scope of scopes) {
+      // A named function expression has a second scope for its name, on the same node.
+      if (scope.type !== 'function') continue;
+      const block = scope.block as TSESTree.Node;
+      byType.get(block.type)?.push(block);
+    }
+    // Scopes are made in traversal order, which is document order; sort only if that ever fails.
+    for (const list of byType.values()) {
+      for (let i = 1; i < list.length; i++) {
+        if (list[i - 1]!.range[0] > list[i]!.range[0]) {
+          list.sort((a, b) => a.range[0] - b.range[0]);
+          break;
+        }
+      }
+    }
+    functionLists.set(manager, (lists = byType));
   }
-  return out.sort((a, b) => a.range[0] - b.range[0]);
+  return lists.get(type);
 }
 
 /**

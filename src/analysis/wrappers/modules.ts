@@ -46,8 +46,20 @@ const relativeResolutions = new Map<string, { file: string | undefined; checkedA
 let parses = 0;
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
-/** Text that a file without any retry helper or re-export cannot contain. */
-const HINT = /setTimeout|sleep|delay|wait|pause|backoff|retr(?:y|ies)|attempt|catch|\.ok\b|\.status|export\s*(?:\*|\{[^}]*\}\s*from)/i;
+/**
+ * An imported file is parsed only when its text could hold a retry helper or pass one on: a way to
+ * see a failure (`catch`, `.ok`, `.status`, a rejection handler, an error callback) together with
+ * a word retry code is written with, or a re-export. A helper with neither word (a bare
+ * `for (…) try { return await fn() } catch {}` named `robust`) is not followed; calls to it stay
+ * unknown, as they are for any file that cannot be read.
+ */
+const FAILURE_HINT = /catch|\.ok\b|\.status|\.then\s*\(|\berr(?:or)?\b/;
+const RETRY_HINT = /[sS]etTimeout|[sS]leep|[dD]elay|[wW]ait|[pP]ause|[bB]ackoff|[rR]etr(?:y|ies)|[aA]ttempt|[tT]ries|[tT]imes|RETR(?:Y|IES)|ATTEMPT|BACKOFF/;
+const REEXPORT_HINT = /export\s*(?:\*|\{[^}]*\}\s*from)/;
+
+function mayOfferHelpers(text: string): boolean {
+  return (FAILURE_HINT.test(text) && RETRY_HINT.test(text)) || REEXPORT_HINT.test(text);
+}
 
 /** For tests and long-running editors: forget every parsed file. */
 export function clearModuleCache(): void {
@@ -262,7 +274,7 @@ export function knownModule(file: string): ModuleSummary | undefined {
 function summarise(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
   try {
     const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-    if (!HINT.test(text)) return { file, helpers: new Map(), reexports: [] };
+    if (!mayOfferHelpers(text)) return { file, helpers: new Map(), reexports: [] };
     let sourceCode: Readonly<TSESLint.SourceCode> | undefined;
     try {
       sourceCode = parse(text, file, env);
