@@ -3,12 +3,16 @@
 // line, and the retry sites the model recognised. Exits non-zero when any rule or any part of the
 // analysis throws on a file (the analysis normally swallows its own errors; here they count).
 //
+// A second, wider part lints every .js/.cjs/.mjs file of every package under node_modules (nested and
+// scoped ones too) where npm put it, and draws a seeded sample of 30 findings across all rules, so
+// precision can be judged on more findings than the fixed corpus yields.
+//
 // The precision judgement at the end of CORPUS.md is written by a person reading the sample; this
 // script keeps everything below the JUDGEMENT marker as it is.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import { ESLint, Linter } from 'eslint';
 import { getRetryModel } from '../dist/analysis/index.js';
 import safeRetry from '../dist/index.js';
 import { LINT_NODE_MODULES, PACKAGES, PLUGIN_PREFIX, languageConfigs, loadCorpus, versionOf } from './lib/corpus.js';
@@ -23,6 +27,7 @@ const MARKER = '<!-- JUDGEMENT: everything below is written by hand and kept by 
 const SAMPLE = 10;
 
 const sites = [];
+let siteSink = sites;
 const probe = {
   meta: { name: 'corpus-probe' },
   rules: {
@@ -31,7 +36,7 @@ const probe = {
       create(context) {
         return {
           'Program:exit'() {
-            for (const s of getRetryModel(context).sites) sites.push({ file: context.filename, line: s.node.loc.start.line, library: s.library, label: s.label, implicit: !!s.implicit });
+            for (const s of getRetryModel(context).sites) siteSink.push({ file: context.filename, line: s.node.loc.start.line, library: s.library, label: s.label, implicit: !!s.implicit });
           },
         };
       },
@@ -51,6 +56,7 @@ const config = [
 // The corpus is linted where npm put it, so imports between its files resolve.
 const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
 
+const started = performance.now();
 const files = loadCorpus();
 const findings = [];
 const crashes = [];
@@ -66,6 +72,8 @@ for (const file of files) {
     crashes.push({ file: relative(root, file.path), message: String(error?.message ?? error).split('\n')[0] });
   }
 }
+
+const fixedSeconds = (performance.now() - started) / 1000;
 
 const ruleNames = Object.keys(safeRetry.rules).map((r) => PLUGIN_PREFIX + r);
 const byRule = new Map(ruleNames.map((r) => [r, findings.filter((f) => f.ruleId === r)]));
@@ -112,10 +120,212 @@ if (crashes.length) {
 }
 lines.push('');
 
+// ---------------------------------------------------------------------------------------------
+// Wide part: every .js/.cjs/.mjs file of every installed package, linted where npm put it.
+
+const WIDE_SAMPLE = 30;
+const WIDE_SEED = 0x5afe7e57;
+const MAX_BYTES = 2 * 2 ** 20;
+const EXT = /\.(?:js|cjs|mjs)$/;
+const MINIFIED = /\.min\.(?:js|cjs|mjs)$/;
+
+/** Not installed code: npm's .bin links, and the caches and pre-bundles tools leave in any node_modules. */
+const skipDir = (parent, name) => parent.endsWith(`${sep}node_modules`) && (name === '.cache' || name.startsWith('.vite') || name === '.bin');
+
+/** Every candidate file under node_modules, sorted; symlinks are not followed (.bin links, linked packages). */
+function wideFiles() {
+  const paths = [];
+  let tooLarge = 0;
+  let minified = 0;
+  const walkDir = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!skipDir(dir, entry.name)) walkDir(path);
+      } else if (entry.isFile() && EXT.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name)) {
+        if (MINIFIED.test(entry.name)) minified++;
+        else if (statSync(path).size > MAX_BYTES) tooLarge++;
+        else paths.push(path);
+      }
+    }
+  };
+  walkDir(join(root, 'node_modules'));
+  paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { paths, tooLarge, minified };
+}
+
+/** Node's rule: the nearest package.json decides what a .js file is (the search stops at node_modules). */
+const typeOfDir = new Map();
+function packageType(dir) {
+  if (typeOfDir.has(dir)) return typeOfDir.get(dir);
+  let type;
+  const manifest = join(dir, 'package.json');
+  if (existsSync(manifest)) {
+    try {
+      type = JSON.parse(readFileSync(manifest, 'utf8')).type === 'module' ? 'module' : 'commonjs';
+    } catch {
+      type = 'commonjs';
+    }
+  } else {
+    const parent = dirname(dir);
+    type = parent === dir || basename(dir) === 'node_modules' ? 'commonjs' : packageType(parent);
+  }
+  typeOfDir.set(dir, type);
+  return type;
+}
+const sourceTypeOf = (path) => (path.endsWith('.cjs') ? 'commonjs' : path.endsWith('.mjs') ? 'module' : packageType(dirname(path)));
+
+/** The package a file belongs to: the directory after its last node_modules/ (two levels when scoped). */
+function packageOf(path) {
+  const parts = relative(root, path).split(sep);
+  const i = parts.lastIndexOf('node_modules');
+  return parts[i + 1].startsWith('@') ? `${parts[i + 1]}/${parts[i + 2]}` : parts[i + 1];
+}
+
+const WIDE_FILES = ['**/*.js', '**/*.cjs', '**/*.mjs'];
+const wideLinter = (sourceType) =>
+  new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [
+      LINT_NODE_MODULES,
+      { files: WIDE_FILES },
+      // As languageConfigs() does for plain JavaScript: espree (the default parser), latest syntax.
+      { files: WIDE_FILES, languageOptions: { ecmaVersion: 'latest', sourceType } },
+      { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
+      { ...safeRetry.configs.all, files: WIDE_FILES },
+      { files: WIDE_FILES, plugins: { probe }, rules: { 'probe/sites': 'error' } },
+    ],
+  });
+const wideLinters = { commonjs: wideLinter('commonjs'), module: wideLinter('module') };
+
+/** Whether a file that failed to parse would parse as the other module system (a diagnostic only: it stays unparsable). */
+const bareLinter = new Linter({ configType: 'flat' });
+const parsesAs = (text, sourceType) => !bareLinter.verify(text, [{ languageOptions: { ecmaVersion: 'latest', sourceType } }]).some((m) => m.fatal);
+
+/** mulberry32: a small seeded PRNG, so the sample is the same on every machine for the same findings. */
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const wideStarted = performance.now();
+const wide = wideFiles();
+const wideSites = [];
+siteSink = wideSites;
+const wideFindings = [];
+const wideCrashes = [];
+const wideUnparsable = [];
+const wideOther = [];
+const widePackages = new Set();
+const bySourceType = { commonjs: 0, module: 0 };
+let wideLines = 0;
+const tty = process.stderr.isTTY;
+for (const [i, path] of wide.paths.entries()) {
+  const rel = relative(root, path);
+  if (tty && (i % 25 === 0 || i === wide.paths.length - 1)) process.stderr.write(`\r\x1b[Kwide corpus ${i + 1}/${wide.paths.length} ${rel.slice(0, 100)}`);
+  const text = readFileSync(path, 'utf8');
+  wideLines += text.split('\n').length;
+  widePackages.add(packageOf(path));
+  const sourceType = sourceTypeOf(path);
+  bySourceType[sourceType]++;
+  try {
+    const [result] = await wideLinters[sourceType].lintText(text, { filePath: path });
+    for (const m of result.messages) {
+      if (m.fatal) wideUnparsable.push({ file: rel, package: packageOf(path), sourceType, message: m.message, parsesAsOther: parsesAs(text, sourceType === 'module' ? 'commonjs' : 'module') });
+      else if (m.ruleId?.startsWith(PLUGIN_PREFIX)) wideFindings.push({ file: rel, path, ruleId: m.ruleId, line: m.line, column: m.column, message: m.message });
+      else if (!(m.ruleId === null && m.message.includes("because you have 'noInlineConfig'"))) wideOther.push({ file: rel, message: m.message });
+    }
+  } catch (error) {
+    wideCrashes.push({ file: rel, message: String(error?.message ?? error).split('\n')[0], stack: String(error?.stack ?? error) });
+  }
+}
+if (tty) process.stderr.write('\r\x1b[K');
+siteSink = sites;
+const wideSeconds = (performance.now() - wideStarted) / 1000;
+
+const byPosition = (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+wideFindings.sort(byPosition);
+const wideByRule = new Map(ruleNames.map((r) => [r, wideFindings.filter((f) => f.ruleId === r)]));
+
+// Seeded Fisher-Yates over all findings (all rules in one pool), then the first WIDE_SAMPLE.
+const shuffled = [...wideFindings];
+const random = mulberry32(WIDE_SEED);
+for (let i = shuffled.length - 1; i > 0; i--) {
+  const j = Math.floor(random() * (i + 1));
+  [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+}
+const wideSample = shuffled.slice(0, WIDE_SAMPLE);
+const wideLine = (f) => {
+  const trimmed = (readFileSync(f.path, 'utf8').split('\n')[f.line - 1] ?? '').trim();
+  return trimmed.length > 140 ? `${trimmed.slice(0, 137)}...` : trimmed;
+};
+
+lines.push('## Wide corpus: every JavaScript file under node_modules');
+lines.push('');
+lines.push(
+  `Every \`.js\`/\`.cjs\`/\`.mjs\` file of every installed package (nested and scoped ones included), linted where npm put it with the same \`all\` preset: ` +
+    `**${wide.paths.length.toLocaleString('en')} files** (${wideLines.toLocaleString('en')} lines) from ${widePackages.size} packages. ` +
+    `Left out: \`.d.ts\`, ${wide.minified} minified files (\`*.min.js\`), ${wide.tooLarge} files over 2 MB, \`node_modules/.bin\` (links), \`node_modules/.cache\` and \`node_modules/.vite*\`; symlinks are not followed. ` +
+    `Parsed by espree with \`ecmaVersion: 'latest'\`: ${bySourceType.commonjs.toLocaleString('en')} files as CommonJS and ${bySourceType.module.toLocaleString('en')} as modules ` +
+    `(\`.cjs\` is CommonJS, \`.mjs\` a module, \`.js\` follows the \`type\` of its nearest package.json).`,
+);
+lines.push('');
+lines.push(`Crashes: **${wideCrashes.length}** (analysis errors included). Files that did not parse as their module system: ${wideUnparsable.length}. Findings: ${wideFindings.length}. Retry sites the model recognised: ${wideSites.length}.`);
+lines.push('');
+lines.push('### Findings per rule (wide corpus)');
+lines.push('');
+lines.push(table(['<rule', 'findings', 'files'], [...wideByRule].map(([r, fs]) => [r, String(fs.length), String(new Set(fs.map((f) => f.file)).size)])));
+lines.push('');
+lines.push(`### Sample of ${WIDE_SAMPLE} findings (wide corpus)`);
+lines.push('');
+lines.push(
+  `Drawn from all ${wideFindings.length} findings of all rules in one pool: the findings are sorted by location, shuffled by Fisher-Yates with the mulberry32 PRNG seeded with \`0x${WIDE_SEED.toString(16)}\`, and the first ${WIDE_SAMPLE} are taken` +
+    `${wideFindings.length <= WIDE_SAMPLE ? ' (there are no more than that, so this is every finding)' : ''}. The same findings give the same sample on every machine.`,
+);
+lines.push('');
+lines.push(wideSample.length ? table(['#', '<rule', '<location', '<source line', '<message'], wideSample.map((f, i) => [String(i + 1), f.ruleId, `${f.file}:${f.line}:${f.column}`, code(wideLine(f)), f.message.replaceAll('|', '\\|')])) : 'No findings.');
+if (wideUnparsable.length) {
+  lines.push('');
+  lines.push('### Files that did not parse (wide corpus)');
+  lines.push('');
+  const other = wideUnparsable.filter((u) => u.parsesAsOther).length;
+  lines.push(`${wideUnparsable.length} files, counted as unparsable and not linted; ${other} of them parse as the other module system (the choice of module system failed, not the syntax). By package and error:`);
+  lines.push('');
+  const groups = new Map();
+  for (const u of wideUnparsable) {
+    const key = `${u.sourceType}\0${u.message}\0${u.package}`;
+    const g = groups.get(key) ?? { ...u, files: 0, other: 0 };
+    g.files++;
+    if (u.parsesAsOther) g.other++;
+    groups.set(key, g);
+  }
+  const rows = [...groups.values()].sort((a, b) => b.files - a.files || (a.package < b.package ? -1 : a.package > b.package ? 1 : 0));
+  lines.push(table(['<package', '<parsed as', '<error', 'files', 'parse as the other'], rows.map((g) => [g.package, g.sourceType, g.message.replaceAll('|', '\\|'), String(g.files), String(g.other)])));
+}
+if (wideCrashes.length) {
+  lines.push('');
+  lines.push('### Crashes (wide corpus)');
+  lines.push('');
+  for (const c of wideCrashes) lines.push(`- ${c.file}: ${c.message}`);
+}
+lines.push('');
+
 const previous = existsSync(out) ? readFileSync(out, 'utf8') : '';
 const kept = previous.includes(MARKER) ? previous.slice(previous.indexOf(MARKER)) : `${MARKER}\n\n## Precision judgement\n\nNot written yet.\n`;
 writeFileSync(out, `${lines.join('\n')}\n${kept}`);
 
-console.log(`corpus: ${files.length} files, ${findings.length} findings, ${sites.length} retry sites, ${crashes.length} crashes, ${unparsable} unparsable; wrote bench/CORPUS.md`);
+console.log(`corpus: ${files.length} files, ${findings.length} findings, ${sites.length} retry sites, ${crashes.length} crashes, ${unparsable} unparsable (${fixedSeconds.toFixed(1)} s)`);
+console.log(`wide corpus: ${wide.paths.length} files, ${wideLines} lines, ${wideFindings.length} findings, ${wideSites.length} retry sites, ${wideCrashes.length} crashes, ${wideUnparsable.length} unparsable (${wideSeconds.toFixed(1)} s)`);
+for (const [r, fs] of wideByRule) if (fs.length) console.log(`  ${r}: ${fs.length}`);
+console.log('wrote bench/CORPUS.md');
 for (const c of crashes.slice(0, 20)) console.error(`crash: ${c.file}: ${c.message}`);
-if (crashes.length) process.exitCode = 1;
+for (const c of wideCrashes.slice(0, 20)) console.error(`crash (wide): ${c.file}\n${c.stack}`);
+for (const o of wideOther.slice(0, 20)) console.error(`unexpected message (wide): ${o.file}: ${o.message}`);
+if (crashes.length || wideCrashes.length) process.exitCode = 1;
