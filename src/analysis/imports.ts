@@ -106,12 +106,15 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
   // `require`, so no AST walk is needed.
   const requireRefs: TSESTree.Identifier[] = [];
   const globalScope = scopeManager?.globalScope;
-  if (globalScope) {
-    for (const ref of globalScope.through) if (ref.identifier.name === 'require') requireRefs.push(ref.identifier as TSESTree.Identifier);
+  // A file that never spells `require` has no require() call: one substring search spares the
+  // walk over every unresolved name of the file.
+  if (globalScope && sourceCode.text.includes('require')) {
     // CommonJS files: ESLint declares `require` as a configured global, so references resolve to it.
     const configured = globalScope.set.get('require');
     if (configured && configured.defs.length === 0) {
       for (const ref of configured.references) requireRefs.push(ref.identifier as TSESTree.Identifier);
+    } else {
+      for (const ref of globalScope.through) if (ref.identifier.name === 'require') requireRefs.push(ref.identifier as TSESTree.Identifier);
     }
     const moduleScope = globalScope.childScopes.find((s) => s.type === 'module') ?? globalScope;
     const local = moduleScope.set.get('require');

@@ -50,7 +50,9 @@ export function nodesAtWord(
   { from = 0, to = sourceCode.text.length, atEnd = false }: { from?: number; to?: number; atEnd?: boolean } = {},
 ): TSESTree.Node[] {
   const text = sourceCode.text;
-  const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  // A global pattern is used as given (nothing here re-enters it); compiling a copy per file cost
+  // more than the search on small files.
+  const re = pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
   re.lastIndex = from;
   const out: TSESTree.Node[] = [];
   const seen = new Set<TSESTree.Node>();
