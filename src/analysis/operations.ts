@@ -791,7 +791,10 @@ function awaited(call: TSESTree.CallExpression): boolean {
   }
   if (!parent) return false;
   if (parent.type === T.AwaitExpression || parent.type === T.ReturnStatement || parent.type === T.YieldExpression) return true;
-  if (parent.type === T.ArrowFunctionExpression && parent.body === node) return true;
+  // An arrow's body is waited on when the arrow is a callback whose result is used (a retried
+  // function, a `then` handler); a promise executor's result is thrown away, so the
+  // `setTimeout` of `new Promise((r) => setTimeout(r, ms))` is a sleep, not an operation.
+  if (parent.type === T.ArrowFunctionExpression && parent.body === node) return parent.parent?.type !== T.NewExpression;
   if (parent.type === T.MemberExpression && parent.object === node) {
     const key = propertyKey(parent, () => undefined);
     return key === 'then' || key === 'catch' || key === 'finally';
@@ -860,8 +863,12 @@ function calleeText(calleeRaw: Node): string | undefined {
 function verbOf(calleeRaw: Node): string | undefined {
   const callee = unwrap(calleeRaw);
   let name: string | undefined;
-  if (callee.type === T.Identifier) name = callee.name;
-  else if (callee.type === T.MemberExpression) {
+  if (callee.type === T.Identifier) {
+    // A bare `setX()` is a timer or a local setter (`setTimeout`, `setState`,
+    // `setCredentialFeature`), not a remote write.
+    if (/^set[A-Z]/.test(callee.name)) return undefined;
+    name = callee.name;
+  } else if (callee.type === T.MemberExpression) {
     name = propertyKey(callee, () => undefined);
     const base = unwrap(callee.object);
     // Built-ins whose method names look like verbs: Array#push, Map#set, console.log ...

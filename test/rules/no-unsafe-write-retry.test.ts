@@ -5,6 +5,16 @@ const opts = `{ retries: 2, minTimeout: 500, randomize: true }`;
 
 run('no-unsafe-write-retry', rule, {
   valid: [
+    // Wide-corpus regressions: a promise executor's setTimeout is the sleep, and a bare setX()
+    // is a local setter, even with idempotent methods reported (the AWS SDK's retry loops).
+    {
+      code: `export const withRetry = (toRetry, max, ms) => async () => {\n  for (let i = 0; i < max; ++i) {\n    try { return await toRetry(); } catch (e) { await new Promise((resolve) => setTimeout(resolve, ms)); }\n  }\n  return await toRetry();\n};\nexport async function load() {\n  for (let i = 0; i < 3; i++) {\n    try { return await getCredentials(res).then((creds) => setCredentialFeature(creds, 'HTTP')); } catch { await sleep(100 * 2 ** i * Math.random()); }\n  }\n}`,
+      options: [{ allowIdempotentMethods: false }],
+    },
+    {
+      code: `export async function op() {\n  for (let i = 0; i < 3; i++) {\n    try { return await load(); } catch (e) { await race(new Promise((resolve) => setTimeout(resolve, 100 * 2 ** i * Math.random())), signal); }\n  }\n}`,
+      options: [{ allowIdempotentMethods: false }],
+    },
     // Reads are safe to retry.
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.get('/orders/1'), ${opts});`,
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/orders/1'), ${opts});`,

@@ -10,8 +10,19 @@ run('require-exponential-backoff', rule, {
     // A single attempt does not retry, whatever its delay.
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 0, factor: 1 });`,
     `const retry = require('retry'); retry.operation({ retries: 2, factor: 3 });`,
+    // Two attempts have one wait: nothing to grow (graphile-worker's migrate loop).
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 1, factor: 1 });`,
+    `export async function migrate() {\n  for (let attempts = 0; attempts < 2; attempts++) {\n    try { return await client.query(sql); } catch (e) { if (e.code !== '42P01') throw e; }\n    await sleep(400 + Math.random() * 200);\n  }\n}`,
   ],
   invalid: [
+    {
+      // Two attempts with no wait at all are still an immediate retry.
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 1, minTimeout: 0 });`,
+      errors: [{
+        messageId: 'noDelay',
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 1, minTimeout: 500, factor: 2 });` }],
+      }],
+    },
     {
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 1 });`,
       errors: [{
