@@ -5,14 +5,17 @@
 //
 // A second, wider part lints every .js/.cjs/.mjs file of every package under node_modules (nested and
 // scoped ones too) where npm put it, and draws a seeded sample of 30 findings across all rules, so
-// precision can be judged on more findings than the fixed corpus yields.
+// precision can be judged on more findings than the fixed corpus yields. Its module system comes from
+// package.json as Node decides it; a file that does not parse that way (many packages ship an ESM
+// build, dist-es/ or esm/, without "type": "module") is linted again as the other module system and
+// counted as unparsable only when both fail.
 //
 // The precision judgement at the end of CORPUS.md is written by a person reading the sample; this
 // script keeps everything below the JUDGEMENT marker as it is.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint, Linter } from 'eslint';
+import { ESLint } from 'eslint';
 import { getRetryModel } from '../dist/analysis/index.js';
 import safeRetry from '../dist/index.js';
 import { LINT_NODE_MODULES, PACKAGES, PLUGIN_PREFIX, languageConfigs, loadCorpus, versionOf } from './lib/corpus.js';
@@ -198,10 +201,7 @@ const wideLinter = (sourceType) =>
     ],
   });
 const wideLinters = { commonjs: wideLinter('commonjs'), module: wideLinter('module') };
-
-/** Whether a file that failed to parse would parse as the other module system (a diagnostic only: it stays unparsable). */
-const bareLinter = new Linter({ configType: 'flat' });
-const parsesAs = (text, sourceType) => !bareLinter.verify(text, [{ languageOptions: { ecmaVersion: 'latest', sourceType } }]).some((m) => m.fatal);
+const otherSourceType = (sourceType) => (sourceType === 'module' ? 'commonjs' : 'module');
 
 /** mulberry32: a small seeded PRNG, so the sample is the same on every machine for the same findings. */
 function mulberry32(seed) {
@@ -222,9 +222,12 @@ siteSink = wideSites;
 const wideFindings = [];
 const wideCrashes = [];
 const wideUnparsable = [];
+const wideFallback = [];
 const wideOther = [];
 const widePackages = new Set();
-const bySourceType = { commonjs: 0, module: 0 };
+/** How the module system was chosen (package.json, extension) and what each file was finally parsed as. */
+const byChosenType = { commonjs: 0, module: 0 };
+const byParsedType = { commonjs: 0, module: 0 };
 let wideLines = 0;
 const tty = process.stderr.isTTY;
 for (const [i, path] of wide.paths.entries()) {
@@ -233,17 +236,33 @@ for (const [i, path] of wide.paths.entries()) {
   const text = readFileSync(path, 'utf8');
   wideLines += text.split('\n').length;
   widePackages.add(packageOf(path));
-  const sourceType = sourceTypeOf(path);
-  bySourceType[sourceType]++;
+  const chosen = sourceTypeOf(path);
+  byChosenType[chosen]++;
+  let sourceType = chosen;
   try {
-    const [result] = await wideLinters[sourceType].lintText(text, { filePath: path });
+    // A parse error stops ESLint before any rule runs, so a failed attempt reports no finding; the
+    // sites list is cut back all the same, so nothing of a failed attempt is ever counted.
+    const siteMark = wideSites.length;
+    let [result] = await wideLinters[chosen].lintText(text, { filePath: path });
+    const fatal = result.messages.find((m) => m.fatal);
+    if (fatal) {
+      wideSites.length = siteMark;
+      sourceType = otherSourceType(chosen);
+      [result] = await wideLinters[sourceType].lintText(text, { filePath: path });
+      const fatalAgain = result.messages.find((m) => m.fatal);
+      if (fatalAgain) {
+        wideUnparsable.push({ file: rel, package: packageOf(path), sourceType: chosen, message: fatal.message, otherMessage: fatalAgain.message });
+        continue;
+      }
+      wideFallback.push({ file: rel, package: packageOf(path), from: chosen, to: sourceType, message: fatal.message });
+    }
+    byParsedType[sourceType]++;
     for (const m of result.messages) {
-      if (m.fatal) wideUnparsable.push({ file: rel, package: packageOf(path), sourceType, message: m.message, parsesAsOther: parsesAs(text, sourceType === 'module' ? 'commonjs' : 'module') });
-      else if (m.ruleId?.startsWith(PLUGIN_PREFIX)) wideFindings.push({ file: rel, path, ruleId: m.ruleId, line: m.line, column: m.column, message: m.message });
+      if (m.ruleId?.startsWith(PLUGIN_PREFIX)) wideFindings.push({ file: rel, path, sourceType, fallback: sourceType !== chosen, ruleId: m.ruleId, line: m.line, column: m.column, message: m.message });
       else if (!(m.ruleId === null && m.message.includes("because you have 'noInlineConfig'"))) wideOther.push({ file: rel, message: m.message });
     }
   } catch (error) {
-    wideCrashes.push({ file: rel, message: String(error?.message ?? error).split('\n')[0], stack: String(error?.stack ?? error) });
+    wideCrashes.push({ file: rel, sourceType, message: String(error?.message ?? error).split('\n')[0], stack: String(error?.stack ?? error) });
   }
 }
 if (tty) process.stderr.write('\r\x1b[K');
@@ -273,47 +292,74 @@ lines.push(
   `Every \`.js\`/\`.cjs\`/\`.mjs\` file of every installed package (nested and scoped ones included), linted where npm put it with the same \`all\` preset: ` +
     `**${wide.paths.length.toLocaleString('en')} files** (${wideLines.toLocaleString('en')} lines) from ${widePackages.size} packages. ` +
     `Left out: \`.d.ts\`, ${wide.minified} minified files (\`*.min.js\`), ${wide.tooLarge} files over 2 MB, \`node_modules/.bin\` (links), \`node_modules/.cache\` and \`node_modules/.vite*\`; symlinks are not followed. ` +
-    `Parsed by espree with \`ecmaVersion: 'latest'\`: ${bySourceType.commonjs.toLocaleString('en')} files as CommonJS and ${bySourceType.module.toLocaleString('en')} as modules ` +
-    `(\`.cjs\` is CommonJS, \`.mjs\` a module, \`.js\` follows the \`type\` of its nearest package.json).`,
+    `Parsed by espree with \`ecmaVersion: 'latest'\`. The module system is chosen as Node chooses it (\`.cjs\` is CommonJS, \`.mjs\` a module, \`.js\` follows the \`type\` of its nearest package.json): ` +
+    `${byChosenType.commonjs.toLocaleString('en')} files CommonJS and ${byChosenType.module.toLocaleString('en')} modules. ` +
+    `A file that does not parse as the chosen one is linted again as the other, and counted as unparsable only when both fail: ` +
+    `**${wideFallback.length.toLocaleString('en')} files needed this fallback** ` +
+    `(${wideFallback.filter((f) => f.from === 'commonjs').length.toLocaleString('en')} chosen as CommonJS and parsed as modules, ${wideFallback.filter((f) => f.from === 'module').length.toLocaleString('en')} the other way). ` +
+    `Finally linted: ${byParsedType.commonjs.toLocaleString('en')} files as CommonJS and ${byParsedType.module.toLocaleString('en')} as modules.`,
 );
 lines.push('');
-lines.push(`Crashes: **${wideCrashes.length}** (analysis errors included). Files that did not parse as their module system: ${wideUnparsable.length}. Findings: ${wideFindings.length}. Retry sites the model recognised: ${wideSites.length}.`);
+lines.push(
+  `Crashes: **${wideCrashes.length}** (analysis errors included). Files that parsed as neither module system: ${wideUnparsable.length}. ` +
+    `Findings: ${wideFindings.length} (${wideFindings.filter((f) => f.fallback).length} of them in files linted through the fallback). Retry sites the model recognised: ${wideSites.length}.`,
+);
 lines.push('');
 lines.push('### Findings per rule (wide corpus)');
 lines.push('');
 lines.push(table(['<rule', 'findings', 'files'], [...wideByRule].map(([r, fs]) => [r, String(fs.length), String(new Set(fs.map((f) => f.file)).size)])));
 lines.push('');
-lines.push(`### Sample of ${WIDE_SAMPLE} findings (wide corpus)`);
+lines.push(`### Sample of ${Math.min(WIDE_SAMPLE, wideFindings.length)} findings (wide corpus)`);
 lines.push('');
 lines.push(
-  `Drawn from all ${wideFindings.length} findings of all rules in one pool: the findings are sorted by location, shuffled by Fisher-Yates with the mulberry32 PRNG seeded with \`0x${WIDE_SEED.toString(16)}\`, and the first ${WIDE_SAMPLE} are taken` +
-    `${wideFindings.length <= WIDE_SAMPLE ? ' (there are no more than that, so this is every finding)' : ''}. The same findings give the same sample on every machine.`,
+  `Drawn from all ${wideFindings.length} findings of all rules in one pool: the findings are sorted by location, shuffled by Fisher-Yates with the mulberry32 PRNG seeded with \`0x${WIDE_SEED.toString(16)}\`, and ` +
+    `${wideFindings.length <= WIDE_SAMPLE ? `all ${wideFindings.length} are taken (the sample size is ${WIDE_SAMPLE}; there are no more findings than that, so this is every finding, in shuffled order)` : `the first ${WIDE_SAMPLE} are taken`}. The same findings give the same sample on every machine. ` +
+    `"parsed as" is the module system the file was linted as, with "(fallback)" when package.json chose the other one.`,
 );
 lines.push('');
-lines.push(wideSample.length ? table(['#', '<rule', '<location', '<source line', '<message'], wideSample.map((f, i) => [String(i + 1), f.ruleId, `${f.file}:${f.line}:${f.column}`, code(wideLine(f)), f.message.replaceAll('|', '\\|')])) : 'No findings.');
-if (wideUnparsable.length) {
-  lines.push('');
-  lines.push('### Files that did not parse (wide corpus)');
-  lines.push('');
-  const other = wideUnparsable.filter((u) => u.parsesAsOther).length;
-  lines.push(`${wideUnparsable.length} files, counted as unparsable and not linted; ${other} of them parse as the other module system (the choice of module system failed, not the syntax). By package and error:`);
-  lines.push('');
+lines.push(
+  wideSample.length
+    ? table(
+        ['#', '<rule', '<location', '<parsed as', '<source line', '<message'],
+        wideSample.map((f, i) => [String(i + 1), f.ruleId, `${f.file}:${f.line}:${f.column}`, f.fallback ? `${f.sourceType} (fallback)` : f.sourceType, code(wideLine(f)), f.message.replaceAll('|', '\\|')]),
+      )
+    : 'No findings.',
+);
+
+/** Rows of files grouped by package and a key, most files first, then by package name. */
+function groupRows(items, keyOf) {
   const groups = new Map();
-  for (const u of wideUnparsable) {
-    const key = `${u.sourceType}\0${u.message}\0${u.package}`;
-    const g = groups.get(key) ?? { ...u, files: 0, other: 0 };
+  for (const item of items) {
+    const key = `${keyOf(item)}\0${item.package}`;
+    const g = groups.get(key) ?? { ...item, files: 0 };
     g.files++;
-    if (u.parsesAsOther) g.other++;
     groups.set(key, g);
   }
-  const rows = [...groups.values()].sort((a, b) => b.files - a.files || (a.package < b.package ? -1 : a.package > b.package ? 1 : 0));
-  lines.push(table(['<package', '<parsed as', '<error', 'files', 'parse as the other'], rows.map((g) => [g.package, g.sourceType, g.message.replaceAll('|', '\\|'), String(g.files), String(g.other)])));
+  return [...groups.values()].sort((a, b) => b.files - a.files || (a.package < b.package ? -1 : a.package > b.package ? 1 : 0));
+}
+if (wideFallback.length) {
+  lines.push('');
+  lines.push('### Files linted through the module-system fallback (wide corpus)');
+  lines.push('');
+  lines.push(`${wideFallback.length} files did not parse as the module system their package.json chose and were linted as the other one. By package and the error of the first attempt:`);
+  lines.push('');
+  const rows = groupRows(wideFallback, (f) => `${f.from}\0${f.message}`);
+  lines.push(table(['<package', '<chosen', '<linted as', '<error as the chosen one', 'files'], rows.map((g) => [g.package, g.from, g.to, g.message.replaceAll('|', '\\|'), String(g.files)])));
+}
+if (wideUnparsable.length) {
+  lines.push('');
+  lines.push('### Files that parsed as neither module system (wide corpus)');
+  lines.push('');
+  lines.push(`${wideUnparsable.length} files, counted as unparsable and not linted. By package and error:`);
+  lines.push('');
+  const rows = groupRows(wideUnparsable, (u) => `${u.sourceType}\0${u.message}\0${u.otherMessage}`);
+  lines.push(table(['<package', '<chosen', '<error as the chosen one', '<error as the other', 'files'], rows.map((g) => [g.package, g.sourceType, g.message.replaceAll('|', '\\|'), g.otherMessage.replaceAll('|', '\\|'), String(g.files)])));
 }
 if (wideCrashes.length) {
   lines.push('');
   lines.push('### Crashes (wide corpus)');
   lines.push('');
-  for (const c of wideCrashes) lines.push(`- ${c.file}: ${c.message}`);
+  for (const c of wideCrashes) lines.push(`- ${c.file} (as ${c.sourceType}): ${c.message}`);
 }
 lines.push('');
 
@@ -322,10 +368,10 @@ const kept = previous.includes(MARKER) ? previous.slice(previous.indexOf(MARKER)
 writeFileSync(out, `${lines.join('\n')}\n${kept}`);
 
 console.log(`corpus: ${files.length} files, ${findings.length} findings, ${sites.length} retry sites, ${crashes.length} crashes, ${unparsable} unparsable (${fixedSeconds.toFixed(1)} s)`);
-console.log(`wide corpus: ${wide.paths.length} files, ${wideLines} lines, ${wideFindings.length} findings, ${wideSites.length} retry sites, ${wideCrashes.length} crashes, ${wideUnparsable.length} unparsable (${wideSeconds.toFixed(1)} s)`);
+console.log(`wide corpus: ${wide.paths.length} files, ${wideLines} lines, ${wideFindings.length} findings, ${wideSites.length} retry sites, ${wideCrashes.length} crashes, ${wideFallback.length} linted through the module-system fallback, ${wideUnparsable.length} unparsable (${wideSeconds.toFixed(1)} s)`);
 for (const [r, fs] of wideByRule) if (fs.length) console.log(`  ${r}: ${fs.length}`);
 console.log('wrote bench/CORPUS.md');
 for (const c of crashes.slice(0, 20)) console.error(`crash: ${c.file}: ${c.message}`);
-for (const c of wideCrashes.slice(0, 20)) console.error(`crash (wide): ${c.file}\n${c.stack}`);
+for (const c of wideCrashes.slice(0, 20)) console.error(`crash (wide): ${c.file} (as ${c.sourceType})\n${c.stack}`);
 for (const o of wideOther.slice(0, 20)) console.error(`unexpected message (wide): ${o.file}: ${o.message}`);
 if (crashes.length || wideCrashes.length) process.exitCode = 1;
