@@ -136,8 +136,9 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
   }
 
   function bindRequire(call: TSESTree.CallExpression, module: string) {
-    // const x = require('m') / const x = require('m').y / const { a: b } = require('m')
-    const chain = memberChain(call, 'module');
+    // const x = require('m') / const x = require('m').y / const { a: b } = require('m'), and the
+    // same through a compiler's interop helper: const x = __importDefault(require('m')).
+    const chain = memberChain(interopWrapper(call) ?? call, 'module');
     if (!chain.complete) return;
     const { path, expression: node } = chain;
     const parent = node.parent;
@@ -211,12 +212,36 @@ export function memberChain(start: TSESTree.Node, path: string): { expression: T
     p = joinPath(p, key);
     expression = expression.parent;
   }
+  // `(0, x.default)(...)`: compiled CommonJS calls an import through a comma expression so that
+  // `this` is not bound; the call's callee is then the sequence, not the member.
+  const seq = expression.parent;
+  if (seq?.type === T.SequenceExpression && seq.expressions.length === 2 && seq.expressions[1] === expression && seq.expressions[0]!.type === T.Literal &&
+    seq.parent?.type === T.CallExpression && seq.parent.callee === seq) {
+    expression = seq;
+  }
   return { expression, path: p, complete: true };
 }
 
 /** True when a reference path means "the module's callable default" (default import, require, namespace). */
 export function isDefaultPath(path: string): boolean {
   return path === 'default' || path === 'module';
+}
+
+/**
+ * Helpers that compilers wrap a `require()` in for ES-module interop: TypeScript's
+ * `__importDefault`/`__importStar` (also as `tslib.__importDefault`), Babel's
+ * `_interopRequireDefault`/`_interopRequireWildcard`, esbuild's `__toESM`. Each returns an object
+ * whose `default` is the CommonJS module itself, which is how this table reads `module.default`.
+ */
+const INTEROP = new Set(['__importDefault', '__importStar', '_interopRequireDefault', '_interopRequireWildcard', '__toESM']);
+
+function interopWrapper(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
+  const parent = call.parent;
+  if (parent?.type !== T.CallExpression || parent.arguments[0] !== call) return undefined;
+  const callee = unwrap(parent.callee);
+  const name = callee.type === T.Identifier ? callee.name
+    : callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier ? callee.property.name : undefined;
+  return name && INTEROP.has(name) ? parent : undefined;
 }
 
 function isCreateRequire(init: TSESTree.Node | undefined): boolean {

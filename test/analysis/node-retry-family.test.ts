@@ -79,6 +79,25 @@ describe('CommonJS files', () => {
     }], 'a.js');
     expect(messages.map((m) => m.ruleId)).toEqual(['safe-retry/max-retry-attempts']);
   });
+
+  it('reads compiled CommonJS: interop helpers around require() and `(0, x.default)(...)` calls', () => {
+    // What tsc, Babel and esbuild emit for `import pRetry from 'p-retry'` (@slack/web-api ships this).
+    const sites = analyse(`
+      var __importDefault = (this && this.__importDefault) || function (mod) { return (mod && mod.__esModule) ? mod : { default: mod }; };
+      const p_retry_1 = __importDefault(require("p-retry"));
+      const retry_1 = tslib.__importStar(require("async-retry"));
+      const promise_retry_1 = _interopRequireDefault(require("promise-retry"));
+      const retry_2 = __toESM(require("retry"));
+      async function a() { return (0, p_retry_1.default)(() => fetchIt(), { retries: 9 }); }
+      async function b() { return (0, retry_1.default)(async () => fetchIt(), { retries: 1 }); }
+      async function c() { return promise_retry_1.default((again) => fetchIt().catch(again), { retries: 2 }); }
+      const op = retry_2.default.operation({ retries: 3 });
+      // Not interop helpers: their result is not the module.
+      const other = wrap(require("p-retry"));
+      (0, other.default)(() => fetchIt(), { retries: 20 });
+    `, { js: true });
+    expect(sites.map((s) => [s.library, s.attempts]).sort()).toEqual([['async-retry', 2], ['p-retry', 10], ['promise-retry', 3], ['retry', 4]]);
+  });
 });
 
 describe('node-retry and promise-retry under the rules', () => {
