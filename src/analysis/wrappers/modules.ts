@@ -7,9 +7,8 @@
  * Nothing here throws: an unreadable or unparsable file is simply not a helper.
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
-import * as tsParser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { SourceCode } from 'eslint';
@@ -299,6 +298,16 @@ interface ParserLike {
   };
 }
 
+/**
+ * typescript-eslint's parser, loaded on first use: it brings the TypeScript compiler with it
+ * (about 0.3 s), which a JavaScript-only project linted with espree would otherwise pay on every
+ * run for nothing.
+ */
+let tsParser: ParserLike & { visitorKeys: Record<string, readonly string[]> } | undefined;
+function typescriptParser(): ParserLike & { visitorKeys: Record<string, readonly string[]> } {
+  return (tsParser ??= createRequire(import.meta.url)('@typescript-eslint/parser'));
+}
+
 /** Options that would make a parse type-aware (slow, and tied to the linted file's project). */
 const TYPE_AWARE = new Set(['project', 'projectService', 'programs', 'EXPERIMENTAL_useProjectService']);
 
@@ -306,7 +315,7 @@ function parse(text: string, file: string, env: ParseEnvironment): Readonly<TSES
   const own = env.parser as Partial<ParserLike> | undefined;
   // The linted file's parser when it gives scopes (typescript-eslint, vue, svelte...), else
   // typescript-eslint's, which reads JavaScript too (espree alone gives no scope analysis).
-  const parser: ParserLike = own && typeof own.parseForESLint === 'function' ? (own as ParserLike) : (tsParser as unknown as ParserLike);
+  const parser: ParserLike = own && typeof own.parseForESLint === 'function' ? (own as ParserLike) : typescriptParser();
   const base = env.parserOptions && typeof env.parserOptions === 'object' ? env.parserOptions as Record<string, unknown> : {};
   const options: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(base)) if (!TYPE_AWARE.has(k)) options[k] = v;
@@ -324,7 +333,7 @@ function parse(text: string, file: string, env: ParseEnvironment): Readonly<TSES
   parses++;
   const result = parser.parseForESLint(text, options);
   if (!result.scopeManager) return undefined;
-  const visitorKeys = result.visitorKeys ?? (tsParser as unknown as { visitorKeys: Record<string, readonly string[]> }).visitorKeys;
+  const visitorKeys = result.visitorKeys ?? typescriptParser().visitorKeys;
   setParents(result.ast, visitorKeys);
   return new SourceCode({
     text,
