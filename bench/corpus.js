@@ -20,6 +20,7 @@ import { getRetryModel } from '../dist/analysis/index.js';
 import safeRetry from '../dist/index.js';
 import { LINT_NODE_MODULES, PACKAGES, PLUGIN_PREFIX, languageConfigs, loadCorpus, versionOf } from './lib/corpus.js';
 import { table } from './lib/stats.js';
+import { mulberry32 } from './lib/random.js';
 
 // Internal analysis errors are swallowed so a user's lint run survives them; the corpus run must see them.
 process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
@@ -203,17 +204,6 @@ const wideLinter = (sourceType) =>
 const wideLinters = { commonjs: wideLinter('commonjs'), module: wideLinter('module') };
 const otherSourceType = (sourceType) => (sourceType === 'module' ? 'commonjs' : 'module');
 
-/** mulberry32: a small seeded PRNG, so the sample is the same on every machine for the same findings. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const wideStarted = performance.now();
 const wide = wideFiles();

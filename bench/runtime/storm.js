@@ -6,6 +6,7 @@
 // engine from dist/: createRetryPolicy().read() with createRetryBudget() and createCircuitBreaker(),
 // under a virtual clock that replaces setTimeout/clearTimeout/performance.now for the run.
 import { createCircuitBreaker, createRetryBudget, createRetryPolicy } from '../../dist/runtime/index.js';
+import { mulberry32 } from '../lib/random.js';
 
 const TICK_MS = 50;
 const CLIENTS = 100;
@@ -13,16 +14,6 @@ const RATE_PER_CLIENT = 10; // requests per second per client -> 1000 rps offere
 const CAPACITY = 1.5 * CLIENTS * RATE_PER_CLIENT; // attempts per second the dependency can serve
 
 // --- deterministic randomness ------------------------------------------------------------------
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function poisson(lambda, rnd) {
   const l = Math.exp(-lambda);
