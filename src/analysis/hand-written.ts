@@ -2320,7 +2320,6 @@ function bareTruthiness(id: Node): boolean {
   return true;
 }
 
-const WRAPPERS = new Set<string>([T.TSAsExpression, T.TSSatisfiesExpression, T.TSNonNullExpression, T.TSTypeAssertion, T.TSInstantiationExpression, T.ChainExpression]);
 // A dot first: a literal first character lets the scan skip ahead, twice as fast as `\b` here.
 const STATUS_WORD = /\.\s*(?:ok|status|statusCode|httpStatusCode|httpStatus)\b/g;
 
@@ -2348,7 +2347,8 @@ function thisCallsIn(sourceCode: Readonly<TSESLint.SourceCode>, scope: Node, nam
     if (member?.type !== T.MemberExpression || member.property !== id || member.computed || unwrap(member.object).type !== T.ThisExpression) continue;
     let callee: Node = member;
     // `this.f!()`, `(this.f as Retry)()`: the call's callee unwraps to the member.
-    while (callee.parent && WRAPPERS.has(callee.parent.type) && (callee.parent as { expression?: Node }).expression === callee) callee = callee.parent;
+    // A parent is such a wrapper exactly when `unwrap` (the shared definition) looks through it.
+    while (callee.parent && (callee.parent as { expression?: Node }).expression === callee && unwrap(callee.parent) !== callee.parent) callee = callee.parent;
     const call = callee.parent;
     if (call?.type === T.CallExpression && call.callee === callee) out.push(call);
   }

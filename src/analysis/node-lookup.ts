@@ -47,16 +47,16 @@ export function nodesAtWord(
   sourceCode: Readonly<TSESLint.SourceCode>,
   pattern: RegExp,
   accept: (node: TSESTree.Node) => boolean,
-  { from = 0, to = sourceCode.text.length, atEnd = false }: { from?: number; to?: number; atEnd?: boolean } = {},
+  { atEnd = false }: { atEnd?: boolean } = {},
 ): TSESTree.Node[] {
   const text = sourceCode.text;
   // A global pattern is used as given (nothing here re-enters it); compiling a copy per file cost
   // more than the search on small files.
   const re = pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
-  re.lastIndex = from;
+  re.lastIndex = 0;
   const out: TSESTree.Node[] = [];
   const seen = new Set<TSESTree.Node>();
-  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     // `atEnd`: the node at the match's last character (the name after `.\s*`), not its first.
     const node = nodeAt(sourceCode, atEnd ? m.index + m[0].length - 1 : m.index);
     if (node && !seen.has(node) && accept(node)) {
@@ -112,23 +112,36 @@ function holding(list: readonly (TSESTree.Node | null)[], offset: number): TSEST
   return undefined;
 }
 
-/** Every `catch` clause, from the catch scopes of the scope analysis (a walk when there are none to read). */
-export function catchClauses(sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.CatchClause[] {
+/** The scope analysis's list of every scope, when the parser's scope manager exposes one. */
+function scopesOf(sourceCode: Readonly<TSESLint.SourceCode>): readonly TSESLint.Scope.Scope[] | undefined {
   const scopes = (sourceCode.scopeManager as { scopes?: readonly TSESLint.Scope.Scope[] } | null | undefined)?.scopes;
-  if (!Array.isArray(scopes)) return nodesOfSkippedType(sourceCode, T.CatchClause) as TSESTree.CatchClause[];
-  const out: TSESTree.CatchClause[] = [];
-  for (const scope of scopes) if (scope.type === 'catch' && scope.block.type === T.CatchClause) out.push(scope.block);
-  return out.sort((a, b) => a.range[0] - b.range[0]);
+  return Array.isArray(scopes) ? scopes : undefined;
 }
 
-const functionLists = new WeakMap<object, ReadonlyMap<string, TSESTree.Node[]>>();
+/** Scopes are made in traversal order, which is document order; sort only if that ever fails. */
+function inDocumentOrder<N extends TSESTree.Node>(list: N[]): N[] {
+  for (let i = 1; i < list.length; i++) {
+    if (list[i - 1]!.range[0] > list[i]!.range[0]) return list.sort((a, b) => a.range[0] - b.range[0]);
+  }
+  return list;
+}
+
+/** Every `catch` clause, from the catch scopes of the scope analysis (a walk when there are none to read). */
+export function catchClauses(sourceCode: Readonly<TSESLint.SourceCode>): TSESTree.CatchClause[] {
+  const scopes = scopesOf(sourceCode);
+  if (!scopes) return nodesOfSkippedType(sourceCode, T.CatchClause) as TSESTree.CatchClause[];
+  const out: TSESTree.CatchClause[] = [];
+  for (const scope of scopes) if (scope.type === 'catch' && scope.block.type === T.CatchClause) out.push(scope.block);
+  return inDocumentOrder(out);
+}
+
+const functionLists = new WeakMap<readonly TSESLint.Scope.Scope[], ReadonlyMap<string, TSESTree.Node[]>>();
 
 /** Every function of one type, from the function scopes of the scope analysis (all three types in one pass). */
 function functionsOfType(sourceCode: Readonly<TSESLint.SourceCode>, type: string): TSESTree.Node[] | undefined {
-  const manager = sourceCode.scopeManager as { scopes?: readonly TSESLint.Scope.Scope[] } | null | undefined;
-  const scopes = manager?.scopes;
-  if (!manager || !Array.isArray(scopes)) return undefined;
-  let lists = functionLists.get(manager);
+  const scopes = scopesOf(sourceCode);
+  if (!scopes) return undefined;
+  let lists = functionLists.get(scopes);
   if (!lists) {
     const byType = new Map<string, TSESTree.Node[]>([...FUNCTIONS].map((t) => [t, []]));
     for (const scope of scopes) {
@@ -137,16 +150,8 @@ function functionsOfType(sourceCode: Readonly<TSESLint.SourceCode>, type: string
       const block = scope.block as TSESTree.Node;
       byType.get(block.type)?.push(block);
     }
-    // Scopes are made in traversal order, which is document order; sort only if that ever fails.
-    for (const list of byType.values()) {
-      for (let i = 1; i < list.length; i++) {
-        if (list[i - 1]!.range[0] > list[i]!.range[0]) {
-          list.sort((a, b) => a.range[0] - b.range[0]);
-          break;
-        }
-      }
-    }
-    functionLists.set(manager, (lists = byType));
+    for (const list of byType.values()) inDocumentOrder(list);
+    functionLists.set(scopes, (lists = byType));
   }
   return lists.get(type);
 }

@@ -76,13 +76,12 @@ export function findWrapperSites(
   const filename = env?.filename;
   if (filename && isAbsolute(filename)) {
     const loaded = new Map<string, ModuleSummary | undefined>();
-    const files = new Map<string, string | undefined>();
     for (const binding of ctx.imports.bindings) {
       if (!isFollowable(binding.module)) continue;
       const called = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call));
       if (called.length === 0) continue;
-      let file = files.get(binding.module);
-      if (!files.has(binding.module)) files.set(binding.module, (file = resolveImport(binding.module, filename)));
+      // resolveImport keeps its own cache of resolutions: no second memo here.
+      const file = resolveImport(binding.module, filename);
       if (!file) continue;
       // A module already read and known to offer no helper settles every call through it.
       const known = knownModule(file);
