@@ -12,13 +12,17 @@ import { monotonicNow } from './clock.js';
 import { CircuitOpenError, type ResponseLike } from './errors.js';
 import { Deferred, isHandoffReason, type GiveUpReason, type Handoff } from './handoff.js';
 import { metricsHub, type PolicyMeter, type RuntimeMetrics } from './metrics.js';
+import { wheelFor, type Slot, type SlotMember, type Wheel } from './deadline.js';
 
 export interface AttemptContext {
   /** 1 for the first call, 2 for the first retry, ... */
   readonly attempt: number;
   /**
-   * Aborts when the caller aborts, at the policy deadline, or after `attemptTimeoutMs`. Created on
-   * first access: a function that never reads it costs no AbortController and no timer.
+   * Aborts when the caller aborts, at the policy deadline, or after `attemptTimeoutMs` (to the
+   * millisecond, never late). The policy stops waiting at that moment whether or not the function
+   * honours the signal. Attempts that stop in the same millisecond share one signal, created on
+   * first read. Once the attempt has settled, the signal may still abort at the deadline it was
+   * given or never: do not use it for work after the attempt (such as reading a body you return).
    */
   readonly signal: AbortSignal;
 }
@@ -140,67 +144,136 @@ export interface RetryPolicy {
   ): Promise<T | Deferred>;
 }
 
-function timeoutReason(): DOMException {
-  return new DOMException('The retry policy deadline or attempt timeout elapsed', 'TimeoutError');
+const noop = (): void => {};
+
+/** Told once how an attempt ended: its own outcome, or the slot stopping it first. */
+type Settled = (attempt: Attempt, call: Call, thrown: boolean, value: unknown) => void;
+
+/** One call to `read` or `write`: what every attempt of it needs. */
+class Call {
+  /** Resolves the promise the caller holds. */
+  resolve: (value: unknown) => void = noop;
+
+  constructor(
+    readonly kind: CallKind,
+    readonly key: string | undefined,
+    readonly fn: (ctx: AttemptContext) => unknown,
+    readonly signal: AbortSignal | undefined,
+    readonly handoff: Handoff | undefined,
+    readonly deadlineAt: number,
+    readonly wheel: Wheel,
+  ) {}
 }
 
-function fireAttemptTimeout(attempt: Attempt): void {
-  attempt.timeout();
+let capturedResolve: (value: unknown) => void = noop;
+/** A Promise executor without a closure per call. */
+function captureResolve(resolve: (value: unknown) => void): void {
+  capturedResolve = resolve;
 }
 
 /**
- * Per-attempt context. A class rather than an object literal with a getter so the success path
- * allocates one small object and no closure; it is also the 'abort' listener (handleEvent) for the
- * caller's signal, for the same reason.
+ * Per-attempt context, and the attempt's membership of its deadline slot. A class rather than an
+ * object literal with a getter so the success path allocates one small object; what the attempt's
+ * function must not see is private.
  */
-class Attempt implements WriteAttemptContext {
-  #controller: AbortController | undefined = undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+class Attempt implements WriteAttemptContext, SlotMember {
+  slotIndex = 0;
+  #slot: Slot | undefined = undefined;
+  #abortAt = 0;
+  /** False while a foreign breaker has not called the function (it may refuse to). */
+  #invoked = true;
+  #expired: 'time' | 'caller' | undefined = undefined;
+  #done = false;
+  #reason: unknown = undefined;
+  #pending: PromiseLike<unknown> | undefined = undefined;
+  #settled: Settled | undefined = undefined;
+  #call: Call | undefined = undefined;
 
   constructor(
     readonly attempt: number,
     readonly idempotencyKey: string,
-    private readonly deadlineAt: number,
-    private readonly timeoutMs: number | undefined,
-    private readonly callerSignal: AbortSignal | undefined,
   ) {}
 
+  /**
+   * Shared by every attempt of the same caller signal that stops in the same millisecond;
+   * created on first read (see deadline.ts).
+   */
   get signal(): AbortSignal {
-    return (this.#controller ?? this.#arm()).signal;
+    return (this.#slot as Slot).signal;
   }
 
-  #arm(): AbortController {
-    const controller = new AbortController();
-    this.#controller = controller;
-    const caller = this.callerSignal;
-    if (caller !== undefined) {
-      if (caller.aborted) {
-        controller.abort(caller.reason);
-        return controller;
-      }
-      caller.addEventListener('abort', this);
+  /** Joins the deadline slot and calls the function; then `watch` (or read the sync outcome). */
+  start(call: Call, fn: (ctx: AttemptContext) => unknown, foreign: CircuitBreakerLike | undefined, abortAt: number, now: number): unknown {
+    this.#abortAt = abortAt;
+    this.#call = call;
+    this.#slot = call.wheel.join(abortAt, now, this);
+    if (foreign === undefined) return fn(this);
+    this.#invoked = false;
+    return foreign.execute(() => {
+      this.#invoked = true;
+      return fn(this);
+    });
+  }
+
+  get invoked(): boolean {
+    return this.#invoked;
+  }
+
+  get expired(): 'time' | 'caller' | undefined {
+    return this.#expired;
+  }
+
+  /** Stopped by the deadline itself rather than by an attempt timeout. */
+  expiredAtDeadline(): boolean {
+    return this.#expired === 'time' && this.#abortAt === (this.#call as Call).deadlineAt;
+  }
+
+  leave(): void {
+    (this.#call as Call).wheel.leave(this.#slot as Slot, this);
+  }
+
+  /**
+   * Tells `settled` how the attempt ended: when `pending` settles or, if sooner, when the slot
+   * fires or the caller aborts, whatever the function does with its signal.
+   */
+  watch(pending: PromiseLike<unknown>, settled: Settled): void {
+    this.#pending = pending;
+    this.#settled = settled;
+    if (this.#expired !== undefined) {
+      // Stopped while the function was still being called (it aborted its own caller).
+      pending.then(discard, noop);
+      this.#settle(true, this.#reason);
+      return;
     }
-    let ms = this.deadlineAt - monotonicNow();
-    if (this.timeoutMs !== undefined && this.timeoutMs < ms) ms = this.timeoutMs;
-    // Whole milliseconds, rounded down: firing a fraction early is harmless, firing late is not.
-    this.#timer = setTimeout(fireAttemptTimeout, ms > 0 ? Math.floor(ms) : 0, this);
-    return controller;
+    pending.then(
+      (value) => this.#settle(false, value),
+      (error: unknown) => this.#settle(true, error),
+    );
   }
 
-  handleEvent(): void {
-    this.#controller?.abort(this.callerSignal?.reason);
+  #settle(thrown: boolean, value: unknown): void {
+    if (this.#done) {
+      // Nobody reads what an abandoned operation returns; an unread body would pin its connection.
+      if (!thrown) discard(value);
+      return;
+    }
+    this.#done = true;
+    (this.#settled as Settled)(this, this.#call as Call, thrown, value);
   }
 
-  timeout(): void {
-    this.#timer = undefined;
-    this.#controller?.abort(timeoutReason());
+  expire(reason: unknown, byCaller: boolean): void {
+    if (this.#expired !== undefined || this.#done) return;
+    this.#expired = byCaller ? 'caller' : 'time';
+    this.#reason = reason;
+    if (this.#pending !== undefined) this.#settle(true, reason);
   }
+}
 
-  release(): void {
-    if (this.#controller === undefined) return;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.callerSignal?.removeEventListener('abort', this);
-  }
+/** The slow path waits for an attempt with await. */
+function outcomeOf(attempt: Attempt, pending: PromiseLike<unknown>): Promise<{ thrown: boolean; value: unknown }> {
+  return new Promise((resolve) => {
+    attempt.watch(pending, (_, __, thrown, value) => resolve({ thrown, value }));
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -223,6 +296,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 /** An unread body pins the connection in undici; release it before the next attempt. */
@@ -345,7 +422,7 @@ class Policy implements RetryPolicy {
 
   read<T>(fn: (ctx: AttemptContext) => T | PromiseLike<T>, options?: ReadOptions): Promise<T | Deferred> {
     if (typeof fn !== 'function') throw new TypeError('read(fn): fn must be a function');
-    return this.#run('read', undefined, fn, options?.signal, options?.handoff) as Promise<T | Deferred>;
+    return this.#start('read', undefined, fn, options?.signal, options?.handoff) as Promise<T | Deferred>;
   }
 
   write<T, K extends string>(
@@ -360,10 +437,15 @@ class Policy implements RetryPolicy {
     }
     if (typeof fn !== 'function') throw new TypeError('write(options, fn): fn must be a function');
     const signal = options.signal ?? callOptions?.signal;
-    return this.#run('write', key, fn as (ctx: AttemptContext) => T | PromiseLike<T>, signal, options.handoff) as Promise<T | Deferred>;
+    return this.#start('write', key, fn as (ctx: AttemptContext) => T | PromiseLike<T>, signal, options.handoff) as Promise<T | Deferred>;
   }
 
-  async #run(
+  /**
+   * The first attempt, without an async function: a call that succeeds at once costs one promise
+   * for the caller and one reaction to the operation's promise. Anything else continues in
+   * `#retry`.
+   */
+  #start(
     kind: CallKind,
     key: string | undefined,
     fn: (ctx: AttemptContext) => unknown,
@@ -372,36 +454,70 @@ class Policy implements RetryPolicy {
   ): Promise<unknown> {
     if (signal?.aborted) {
       this.#meter?.aborted(kind);
-      throw signal.reason;
+      return Promise.reject(signal.reason);
     }
-    const deadlineAt = monotonicNow() + this.config.deadlineMs;
+    const now = monotonicNow();
+    const deadlineAt = now + this.config.deadlineMs;
+    const call = new Call(kind, key, fn, signal, handoff, deadlineAt, wheelFor(signal));
     this.#budget?.recordRequest();
+    if (this.#native !== undefined && !this.#native.tryAcquire()) {
+      return this.#giveUp(kind, 'circuit-open', 0, undefined, key, handoff);
+    }
+    // The key is typed as string for writes; reads never see it in their context type.
+    const ctx = new Attempt(1, key as string);
+    let pending: unknown;
+    try {
+      pending = ctx.start(call, fn, this.#foreign, this.#abortAt(now, deadlineAt), now);
+    } catch (error) {
+      ctx.leave();
+      return this.#retry(call, ctx, true, error);
+    }
+    if (!isThenable(pending)) {
+      ctx.leave();
+      if (isFailedResponse(pending)) return this.#retry(call, ctx, false, pending);
+      this.#native?.settle('success');
+      return Promise.resolve(pending);
+    }
+    const promise = new Promise(captureResolve);
+    call.resolve = capturedResolve;
+    ctx.watch(pending, this.#firstSettled);
+    return promise;
+  }
+
+  /** One function per policy, not one closure per call. */
+  readonly #firstSettled: Settled = (ctx, call, thrown, value) => {
+    ctx.leave();
+    if (!thrown && !isFailedResponse(value)) {
+      this.#native?.settle('success');
+      call.resolve(value);
+      return;
+    }
+    call.resolve(this.#retry(call, ctx, thrown, value));
+  };
+
+  #abortAt(now: number, deadlineAt: number): number {
+    const timeoutMs = this.config.attemptTimeoutMs;
+    return timeoutMs !== undefined && now + timeoutMs < deadlineAt ? now + timeoutMs : deadlineAt;
+  }
+
+  /** Judges how an attempt ended and, while the rules allow, makes the next one. */
+  async #retry(call: Call, first: Attempt, firstThrown: boolean, firstResult: unknown): Promise<unknown> {
+    const { kind, key, signal, handoff, deadlineAt } = call;
     const native = this.#native;
-    const foreign = this.#foreign;
+    let ctx = first;
+    let thrown = firstThrown;
+    let result = firstResult;
     let failure: Failure | undefined;
     let previousDelay = 0;
 
-    for (let attempt = 1; ; attempt++) {
-      if (native !== undefined && !native.tryAcquire()) {
-        return this.#giveUp(kind, 'circuit-open', attempt - 1, failure, key, handoff);
+    for (;;) {
+      const attempt = ctx.attempt;
+      if (thrown && ctx.expiredAtDeadline() && !signal?.aborted) {
+        // The deadline itself, not an attempt timeout: no time is left for anything else.
+        native?.settleError(result);
+        this.#meter?.attemptFailed(kind);
+        return this.#giveUp(kind, 'deadline', attempt, { value: result, response: false }, key, handoff);
       }
-      // The key is typed as string for writes; reads never see it in their context type.
-      const ctx = new Attempt(attempt, key as string, deadlineAt, this.config.attemptTimeoutMs, signal);
-      let result: unknown;
-      let thrown = false;
-      let invoked = foreign === undefined;
-      try {
-        result = foreign === undefined
-          ? await fn(ctx)
-          : await foreign.execute(() => {
-              invoked = true;
-              return fn(ctx);
-            });
-      } catch (error) {
-        thrown = true;
-        result = error;
-      }
-      ctx.release();
 
       if (!thrown) {
         if (!isFailedResponse(result)) {
@@ -417,7 +533,7 @@ class Policy implements RetryPolicy {
         }
         failure = { value: result, response: true };
       } else {
-        if (!invoked) {
+        if (!ctx.invoked && ctx.expired === undefined) {
           return this.#giveUp(kind, 'circuit-open', attempt - 1, failure, key, handoff, result);
         }
         this.#meter?.attemptFailed(kind);
@@ -476,16 +592,36 @@ class Policy implements RetryPolicy {
       const meter = this.#meter;
       if (meter === undefined) {
         await sleep(delay, signal);
-        continue;
+      } else {
+        meter.retried(kind);
+        try {
+          await sleep(delay, signal);
+        } catch (reason) {
+          // Only the caller's abort ends a sleep early.
+          meter.aborted(kind);
+          throw reason;
+        }
       }
-      meter.retried(kind);
+
+      if (native !== undefined && !native.tryAcquire()) {
+        return this.#giveUp(kind, 'circuit-open', attempt, failure, key, handoff);
+      }
+      ctx = new Attempt(attempt + 1, key as string);
+      const now = monotonicNow();
+      let pending: unknown;
+      thrown = false;
       try {
-        await sleep(delay, signal);
-      } catch (reason) {
-        // Only the caller's abort ends a sleep early.
-        meter.aborted(kind);
-        throw reason;
+        pending = ctx.start(call, call.fn, this.#foreign, this.#abortAt(now, deadlineAt), now);
+      } catch (error) {
+        thrown = true;
+        pending = error;
       }
+      if (!thrown && isThenable(pending)) {
+        ({ thrown, value: result } = await outcomeOf(ctx, pending));
+      } else {
+        result = pending;
+      }
+      ctx.leave();
     }
   }
 

@@ -50,25 +50,76 @@ describe('createRetryPolicy configuration', () => {
 });
 
 describe('success path', () => {
-  it('calls once, returns the value, leaves no timer behind', async () => {
+  it('calls once, returns the value, holds one deadline timer while it runs and none after', async () => {
     const policy = createRetryPolicy({ budget: createRetryBudget(), breaker: createCircuitBreaker() });
-    const fn = vi.fn(async ({ attempt }: { attempt: number }) => `ok ${attempt}`);
+    let during = -1;
+    const fn = vi.fn(async ({ attempt }: { attempt: number }) => {
+      during = vi.getTimerCount();
+      return `ok ${attempt}`;
+    });
+    const start = Date.now();
     await expect(policy.read(fn)).resolves.toBe('ok 1');
     expect(fn).toHaveBeenCalledTimes(1);
+    expect(during).toBe(1);
+    // Idle slots are disposed of once the current chain of promise reactions is over; no time passes.
+    await vi.advanceTimersByTimeAsync(0);
     expect(vi.getTimerCount()).toBe(0);
+    expect(Date.now()).toBe(start);
   });
 
-  it('arms a deadline timer only when the attempt reads its signal, and clears it', async () => {
+  it('gives attempts that stop in the same millisecond one shared signal, created on first read', async () => {
     const policy = createRetryPolicy();
-    let seen: AbortSignal | undefined;
-    const pending = policy.read(async ({ signal }) => {
-      seen = signal;
-      expect(vi.getTimerCount()).toBe(1);
-      return 1;
+    const seen: AbortSignal[] = [];
+    const read = async ({ signal }: { signal: AbortSignal }) => void seen.push(signal);
+    await Promise.all([policy.read(read), policy.read(read), policy.read(async () => 1)]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[0]?.aborted).toBe(false);
+    // A later millisecond is another deadline, so another signal.
+    await vi.advanceTimersByTimeAsync(1);
+    await policy.read(read);
+    expect(seen[2]).not.toBe(seen[0]);
+    // A different caller signal governs different attempts, so they never share with these.
+    const caller = new AbortController();
+    await policy.read(read, { signal: caller.signal });
+    expect(seen[3]).not.toBe(seen[2]);
+  });
+
+  it('aborts only the attempts of the caller that aborted, even when they share a millisecond', async () => {
+    const policy = createRetryPolicy();
+    const a = new AbortController();
+    const b = new AbortController();
+    const signals: AbortSignal[] = [];
+    const hang = ({ signal }: { signal: AbortSignal }) => {
+      signals.push(signal);
+      return work(signal, 1000, () => 'done');
+    };
+    const first = settle(policy.read(hang, { signal: a.signal }));
+    const second = settle(policy.read(hang, { signal: b.signal }));
+    const reason = new Error('a left');
+    a.abort(reason);
+    expect(await first).toEqual({ ok: false, error: reason });
+    expect(signals[0]?.aborted).toBe(true);
+    expect(signals[1]?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await second).toEqual({ ok: true, value: 'done' });
+  });
+
+  it('clears the timer of a finished call before the next turn of the event loop (real timers)', async () => {
+    vi.useRealTimers();
+    const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timeouts();
+    const policy = createRetryPolicy({ deadlineMs: 30_000 });
+    let during = 0;
+    await policy.read(({ signal }) => {
+      void signal;
+      during = timeouts();
+      return Promise.resolve(1);
     });
-    await expect(pending).resolves.toBe(1);
-    expect(seen?.aborted).toBe(false);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(during).toBe(before + 1);
+    // Kept until the promise reactions in progress are over, so a tight loop of calls reuses it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timeouts()).toBe(before);
   });
 
   it('accepts synchronous functions', async () => {
@@ -263,6 +314,89 @@ describe('deadline and attempt timeout', () => {
     );
     expect(result).toEqual({ ok: true, value: 'second' });
     expect(calls).toBe(2);
+  });
+});
+
+describe('the caller stops waiting at once, whatever the operation does', () => {
+  /** An operation that never looks at its signal and settles only after `ms`. */
+  function deaf(ms: number, order: string[], value: unknown = 'late') {
+    return () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          order.push('operation settled');
+          resolve(value);
+        }, ms),
+      );
+  }
+
+  it("rejects with the caller's reason the moment the caller aborts", async () => {
+    const order: string[] = [];
+    const controller = new AbortController();
+    const start = Date.now();
+    let rejectedAt: number | undefined;
+    const pending = createRetryPolicy()
+      .read(deaf(3000, order), { signal: controller.signal })
+      .catch((error: unknown) => {
+        rejectedAt = Date.now() - start;
+        order.push('policy rejected');
+        throw error;
+      });
+    const outcome = settle(pending);
+    await vi.advanceTimersByTimeAsync(200);
+    const reason = new Error('user left');
+    controller.abort(reason);
+    await vi.runAllTimersAsync();
+    expect(await outcome).toEqual({ ok: false, error: reason });
+    expect(order).toEqual(['policy rejected', 'operation settled']);
+    expect(rejectedAt).toBe(200);
+  });
+
+  it('rejects with a TimeoutError the moment the deadline passes, giving up with reason deadline', async () => {
+    const order: string[] = [];
+    const giveUps: GiveUpEvent[] = [];
+    const start = Date.now();
+    let rejectedAt: number | undefined;
+    const outcome = settle(
+      createRetryPolicy({ deadlineMs: 2000, onGiveUp: (e) => giveUps.push(e) })
+        .write({ idempotencyKey: 'order-7:capture' }, deaf(10_000, order))
+        .finally(() => {
+          rejectedAt = Date.now() - start;
+          order.push('policy rejected');
+        }),
+    );
+    await vi.runAllTimersAsync();
+    const result = await outcome;
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect((result.error as DOMException).name).toBe('TimeoutError');
+    expect(order).toEqual(['policy rejected', 'operation settled']);
+    expect(rejectedAt).toBe(2000);
+    expect(giveUps).toMatchObject([{ reason: 'deadline', attempts: 1, idempotencyKey: 'order-7:capture' }]);
+  });
+
+  it('moves on to the next attempt when an attempt timeout passes, and cancels the abandoned body', async () => {
+    const cancel = vi.fn(async () => {});
+    let calls = 0;
+    const policy = createRetryPolicy({ attemptTimeoutMs: 1000, random: () => 0 });
+    const result = await drive(
+      policy.read(() => {
+        calls++;
+        if (calls === 1) {
+          return new Promise((resolve) => setTimeout(() => resolve({ ok: true, status: 200, headers: new Headers(), body: { cancel } }), 60_000));
+        }
+        return 'second';
+      }),
+    );
+    expect(result).toEqual({ ok: true, value: 'second' });
+    expect(calls).toBe(2);
+    expect(cancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('hands off at the deadline like any other give-up', async () => {
+    const handoff = vi.fn(async () => ({ taskId: 't-1' }));
+    const outcome = drive(createRetryPolicy({ deadlineMs: 1000 }).write({ idempotencyKey: 'k-9', handoff }, deaf(5000, [])));
+    const result = await outcome;
+    expect(result.ok && (result.value as { taskId: string }).taskId).toBe('t-1');
+    expect(handoff).toHaveBeenCalledWith(expect.objectContaining({ idempotencyKey: 'k-9', reason: 'deadline', attempts: 1 }));
   });
 });
 
