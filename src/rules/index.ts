@@ -10,6 +10,7 @@ import requireExponentialBackoff from './require-exponential-backoff.js';
 import requireJitter from './require-jitter.js';
 import requireSkipLocked from './require-skip-locked.js';
 import stableIdempotencyKey from './stable-idempotency-key.js';
+import validResilience4jConfig from './valid-resilience4j-config.js';
 
 export const rules = {
   'max-retry-attempts': maxRetryAttempts,
@@ -23,4 +24,5 @@ export const rules = {
   'require-jitter': requireJitter,
   'require-skip-locked': requireSkipLocked,
   'stable-idempotency-key': stableIdempotencyKey,
+  'valid-resilience4j-config': validResilience4jConfig,
 };

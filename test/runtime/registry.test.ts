@@ -17,6 +17,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Spring's 4xx exception for RestTemplate and RestClient: ignoring it is how a Resilience4j retry stops 4xx (R-RES-RE-X2). */
+const CLIENT_4XX = 'org.springframework.web.client.HttpClientErrorException';
+
 /** The guide's `sber` block (R-RES-RE-2), completed with the jitter the runtime insists on. */
 const SBER = {
   'max-attempts': 3,
@@ -25,6 +28,7 @@ const SBER = {
   'exponential-backoff-multiplier': 2.0,
   'enable-randomized-wait': true,
   'randomized-wait-factor': 0.2,
+  'ignore-exceptions': [CLIENT_4XX],
 };
 
 const quiet: PolicyRegistryOptions = { onWarning: () => {} };
@@ -88,7 +92,12 @@ describe('Resilience4j shape', () => {
     const mixed = {
       resilience4j: {
         'retry.instances': { sber: { maxAttempts: '3', WAIT_DURATION: 'PT0.5S', enableExponentialBackoff: 'true' } },
-        retry: { 'instances.sber.exponential-backoff-multiplier': 2, 'instances.sber.enable-randomized-wait': 'on', 'instances.sber.randomizedWaitFactor': 0.2 },
+        retry: {
+          'instances.sber.exponential-backoff-multiplier': 2,
+          'instances.sber.enable-randomized-wait': 'on',
+          'instances.sber.randomizedWaitFactor': 0.2,
+          'instances.sber.ignore_exceptions': CLIENT_4XX,
+        },
       },
     };
     const expected = createPolicyRegistry(r4jRetry({ sber: SBER }), quiet).retry('sber').config;
@@ -117,7 +126,7 @@ describe('Resilience4j shape', () => {
   });
 
   it('uses Resilience4j\'s IntervalFunction defaults (multiplier 1.5, randomisation 0.5) when only the switches are set', () => {
-    const registry = createPolicyRegistry(r4jRetry({ a: { 'wait-duration': '200ms', 'enable-exponential-backoff': true, 'enable-randomized-wait': true } }), quiet);
+    const registry = createPolicyRegistry(r4jRetry({ a: { 'wait-duration': '200ms', 'enable-exponential-backoff': true, 'enable-randomized-wait': true, 'ignore-exceptions': CLIENT_4XX } }), quiet);
     expect(registry.retry('a').config).toMatchObject({ multiplier: 1.5, randomizationFactor: 0.5, initialDelayMs: 200, maxAttempts: 3 });
   });
 
@@ -207,7 +216,7 @@ describe('limits: the same as in code', () => {
   it('rejects the whole config, naming each key path and the rule it breaks', () => {
     const issues = issuesOf(r4jRetry({
       sber: { ...SBER, 'max-attempts': 10 },
-      legacy: { 'max-attempts': 3, 'wait-duration': '500ms', 'enable-exponential-backoff': false, 'enable-randomized-wait': true },
+      legacy: { 'max-attempts': 3, 'wait-duration': '500ms', 'enable-exponential-backoff': false, 'enable-randomized-wait': true, 'ignore-exceptions': CLIENT_4XX },
       fine: SBER,
     }));
     expect(issues).toEqual([
@@ -250,7 +259,7 @@ describe('limits: the same as in code', () => {
   });
 
   it('names the key to add when exponential backoff or jitter is simply not enabled (Resilience4j\'s default is a fixed wait)', () => {
-    expect(issuesOf(r4jRetry({ sber: { 'max-attempts': 3, 'wait-duration': '500ms' } }))).toEqual([
+    expect(issuesOf(r4jRetry({ sber: { 'max-attempts': 3, 'wait-duration': '500ms', 'ignore-exceptions': CLIENT_4XX } }))).toEqual([
       expect.objectContaining({ path: 'resilience4j.retry.instances.sber.enable-exponential-backoff', rule: 'R-RES-RE-X3' }),
       expect.objectContaining({ path: 'resilience4j.retry.instances.sber.enable-randomized-wait', rule: 'R-RES-RE-X3' }),
     ]);
@@ -268,9 +277,9 @@ describe('limits: the same as in code', () => {
     expect(issues).toEqual([expect.objectContaining({ path: 'resilience4j.retry.configs.default.max-attempts', rule: 'R-RES-RE-3' })]);
   });
 
-  it('refuses max-attempts: 0, which Resilience4j silently reads as 3', () => {
+  it('refuses max-attempts: 0, which Resilience4j refuses at startup (its setter wants at least 1)', () => {
     expect(issuesOf(r4jRetry({ sber: { ...SBER, 'max-attempts': 0 } }))).toEqual([
-      expect.objectContaining({ path: 'resilience4j.retry.instances.sber.max-attempts', message: expect.stringMatching(/"not set"/) }),
+      expect.objectContaining({ path: 'resilience4j.retry.instances.sber.max-attempts', message: expect.stringMatching(/refuses at startup: it must be at least 1/) }),
     ]);
   });
 
@@ -314,10 +323,11 @@ describe('limits: the same as in code', () => {
     ]);
     expect(issues[1]!.message).toMatch(/Spring placeholder/);
     const warnings: PolicyConfigIssue[] = [];
+    const { 'ignore-exceptions': _, ...sberWithoutLists } = SBER;
     createPolicyRegistry(
       {
         resilience4j: {
-          retry: { instances: { sber: { ...SBER, 'retry-exceptions': ['java.io.IOException'], 'ignore-exceptions[0]': 'x.Y', 'ignore-exceptions[1]': 'x.Z' } } },
+          retry: { instances: { sber: { ...sberWithoutLists, 'retry-exceptions': ['java.io.IOException'], 'ignore-exceptions[0]': 'x.Y', 'ignore-exceptions[1]': 'x.Z' } } },
           bulkhead: { instances: { sber: { 'max-concurrent-calls': 10 } } },
         },
       },
@@ -376,6 +386,7 @@ describe('limits: the same as in code', () => {
             'exponential-backoff-multiplier': multiplier,
             'enable-randomized-wait': true,
             'randomized-wait-factor': factor,
+            'ignore-exceptions': CLIENT_4XX,
             ...(cap === undefined ? {} : { 'exponential-max-wait-duration': cap }),
           };
           if (issuesOf(r4jRetry({ p: instance })).length > 0) return;

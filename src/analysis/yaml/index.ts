@@ -12,7 +12,7 @@ import type { RetrySite } from '../model.js';
 import type { OperationAnalysis, OperationFacts } from '../operations.js';
 import { OptionsView } from '../options.js';
 import { createEvaluator } from '../static-value.js';
-import { findResilience4jSites } from './resilience4j.js';
+import { readResilience4jYaml, type YamlProblem } from './resilience4j.js';
 
 const EMPTY_IMPORTS: ImportTable = {
   bindings: [],
@@ -31,10 +31,20 @@ export function isYamlProgram(sourceCode: Readonly<TSESLint.SourceCode>): boolea
   return (sourceCode.parserServices as { isYAML?: boolean } | undefined)?.isYAML === true;
 }
 
+/** The Resilience4j problems of each linted YAML file, found while its model is built. */
+const problemsByProgram = new WeakMap<object, readonly YamlProblem[]>();
+
+/** What Spring cannot bind (or the runtime cannot apply) in a YAML file whose model is built; empty for code. */
+export function yamlConfigProblems(sourceCode: Readonly<TSESLint.SourceCode>): readonly YamlProblem[] {
+  return problemsByProgram.get(sourceCode.ast) ?? [];
+}
+
 export function buildYamlModel(sourceCode: Readonly<TSESLint.SourceCode>, filename?: string): RetryModel {
   let sites: RetrySite[] = [];
   try {
-    sites = findResilience4jSites(sourceCode, filename);
+    const read = readResilience4jYaml(sourceCode, filename);
+    sites = read.sites;
+    problemsByProgram.set(sourceCode.ast, read.problems);
   } catch (error) {
     // Like a descriptor bug: a valid file must never take the linter down.
     if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;

@@ -47,7 +47,7 @@ export interface Segment {
 /** A leaf: a property path and the YAML value written for it. */
 export interface Leaf {
   readonly path: readonly Segment[];
-  /** Scalar, sequence, or null for `key:` with nothing after it. */
+  /** Scalar, sequence, an empty mapping (`{}`), or null for `key:` with nothing after it. */
   readonly value: YNode | null;
   readonly pair: YNode;
   /** Came in through a `<<` merge key: explicit keys win over it. */
@@ -119,6 +119,8 @@ function walk(node: YNode | null, path: readonly Segment[], merged: boolean, sta
     }
     state.depth--;
     state.seen.delete(resolved);
+    // `legacy: {}`: a block with nothing in it still exists (an instance on every default).
+    if (pair && (resolved.pairs ?? []).length === 0) state.leaves.push({ path, value: resolved, pair, merged, document: state.document });
     return;
   }
   if (pair) state.leaves.push({ path, value: resolved, pair, merged, document: state.document });

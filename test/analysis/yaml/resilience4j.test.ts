@@ -298,9 +298,12 @@ describe('traps', () => {
     expect(short(lintYaml(trap))).toEqual(['require-exponential-backoff:constantDelay 2 enable-exponential-backoff: true']);
   });
 
-  it('max-attempts counts attempts (not retries) and 0 means the default', () => {
+  it('max-attempts counts attempts (not retries); 0 is refused at startup by Resilience4j\'s setter', () => {
     expect(analyseYaml('resilience4j.retry.instances.a.max-attempts: 5\n')[0]!.attempts).toBe(5);
-    expect(analyseYaml('resilience4j.retry.instances.a.max-attempts: 0\n')[0]!.attempts).toBe(3);
+    expect(analyseYaml('resilience4j.retry.instances.a.max-attempts: 0\n')[0]!.attempts).toBe('unknown');
+    expect(lintYaml('resilience4j.retry.instances.a.max-attempts: 0\n').filter((f) => f.rule === 'valid-resilience4j-config').map((f) => f.message)).toEqual([
+      'resilience4j.retry.instances.a.max-attempts: is 0, which Resilience4j refuses at startup: it must be at least 1 (1 attempt means no retry) (R-RES-RE-2).',
+    ]);
   });
 
   it('the default multiplier is 1.5 and the default randomisation factor 0.5', () => {
