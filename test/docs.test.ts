@@ -1,7 +1,14 @@
 /** Every example in rules-docs is real: incorrect blocks must report, correct blocks must not. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { Linter } from 'eslint';
 import { lint } from './helpers/model.js';
+import plugin from '../src/index.js';
+
+function lintYaml(code: string, rule: string): Linter.LintMessage[] {
+  const config = { ...plugin.configs.resilience4j, rules: { [`safe-retry/${rule}`]: 'error' } } as Linter.Config;
+  return new Linter({ configType: 'flat' }).verify(code, [config], 'application.yml');
+}
 
 const dir = new URL('../rules-docs/', import.meta.url);
 
@@ -9,6 +16,8 @@ interface Example {
   kind: 'incorrect' | 'correct';
   code: string;
   line: number;
+  /** A Spring Boot application.yml (a rule that judges only YAML shows YAML examples). */
+  yaml?: boolean;
 }
 
 export function examplesOf(markdown: string): Example[] {
@@ -24,11 +33,11 @@ export function examplesOf(markdown: string): Example[] {
       kind = title.startsWith('incorrect') ? 'incorrect' : title.startsWith('correct') ? 'correct' : undefined;
       continue;
     }
-    if (section === 'Examples' && kind && /^```(ts|js|typescript|javascript)\s*$/.test(line)) {
+    if (section === 'Examples' && kind && /^```(ts|js|typescript|javascript|ya?ml)\s*$/.test(line)) {
       const start = i + 1;
       let end = start;
       while (end < lines.length && !lines[end]!.startsWith('```')) end++;
-      out.push({ kind, code: lines.slice(start, end).join('\n'), line: start + 1 });
+      out.push({ kind, code: lines.slice(start, end).join('\n'), line: start + 1, ...(/ya?ml/.test(line) ? { yaml: true } : {}) });
       i = end;
     }
   }
@@ -53,7 +62,7 @@ describe.each(docs)('%s', (file) => {
   });
 
   it.each(examples.map((e) => [`${e.kind} example at line ${e.line}`, e] as const))('%s', (_title, example) => {
-    const findings = lint(example.code, { rules: { [`safe-retry/${rule}`]: 'error' } });
+    const findings = example.yaml ? lintYaml(`${example.code}\n`, rule) : lint(example.code, { rules: { [`safe-retry/${rule}`]: 'error' } });
     if (example.kind === 'incorrect') expect(findings.length, example.code).toBeGreaterThan(0);
     else expect(findings, example.code).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { getRetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
 import { isKnown } from '../analysis/static-value.js';
+import { MAX_ATTEMPTS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ max?: number }];
@@ -37,8 +38,8 @@ export default createRule<Options, MessageIds>({
       },
     ],
   },
-  defaultOptions: [{ max: 5 }],
-  create(context, [{ max = 5 }]) {
+  defaultOptions: [{ max: MAX_ATTEMPTS }],
+  create(context, [{ max = MAX_ATTEMPTS }]) {
     return {
       'Program:exit'() {
         for (const site of getRetryModel(context).sites) {

@@ -1,6 +1,7 @@
 import { getRetryModel } from '../analysis/index.js';
 import { worstCaseDurationMs } from '../analysis/schedule.js';
 import { isKnown } from '../analysis/static-value.js';
+import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ maxMs?: number; queueMs?: number }];
@@ -40,8 +41,8 @@ export default createRule<Options, MessageIds>({
         '{{label}} can spend up to {{duration}} retrying in memory, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5).',
     },
   },
-  defaultOptions: [{ maxMs: 5000, queueMs: 30_000 }],
-  create(context, [{ maxMs = 5000, queueMs = 30_000 }]) {
+  defaultOptions: [{ maxMs: IN_MEMORY_MS, queueMs: QUEUE_MS }],
+  create(context, [{ maxMs = IN_MEMORY_MS, queueMs = QUEUE_MS }]) {
     return {
       'Program:exit'() {
         for (const site of getRetryModel(context).sites) {

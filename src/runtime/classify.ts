@@ -1,3 +1,4 @@
+import { RETRYABLE_CLIENT_ERRORS } from '../shared/guide-limits.js';
 import type { ResponseLike } from './errors.js';
 
 /** Deep enough for fetch → undici → socket chains and wrapper errors, bounded against cycles. */
@@ -84,9 +85,8 @@ function isTimeoutOrNetwork(error: unknown): boolean {
  * another payload) and every other 4xx are contract errors that repeat forever (R-RES-RE-X2).
  */
 export function isRetryableStatus(status: number, kind: CallKind): boolean {
+  if (RETRYABLE_CLIENT_ERRORS.has(status)) return true;
   switch (status) {
-    case 408:
-    case 429:
     case 500:
     case 502:
     case 503:
@@ -117,7 +117,7 @@ export function isRetryableError(error: unknown, kind: CallKind): boolean {
 export function isDependencyFailure(error: unknown): boolean {
   const status = statusOf(error);
   if (status === undefined) return true;
-  return status >= 500 || status === 408 || status === 429;
+  return status >= 500 || RETRYABLE_CLIENT_ERRORS.has(status);
 }
 
 /** A resolved fetch Response that is not ok is treated as a failed attempt, without throwing. */

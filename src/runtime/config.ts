@@ -288,7 +288,7 @@ function retryOptionsOf(s: RetrySettings<undefined>): RetryData | undefined {
   const { attempts, schedule } = s;
   const { waitMs, capMs, multiplier, factor } = schedule;
   if (!isKnown(attempts) || !isKnown(waitMs) || !isKnown(capMs) || !isKnown(multiplier) || !isKnown(factor) || schedule.kind === 'custom') return undefined;
-  if (s.timeout !== undefined && !isKnown(s.timeout.ms)) return undefined;
+  if (s.timeout !== undefined && !(isKnown(s.timeout.ms) && s.timeout.ms > 0)) return undefined;
   const first = Math.min(waitMs, capMs);
   const initialDelayMs = first > 0 ? first : TYPICAL_FIRST_WAIT_MS;
   const growth = s.growth === 'exponential' ? multiplier : TYPICAL_MULTIPLIER;

@@ -1,3 +1,4 @@
+import { IN_MEMORY_MS, MAX_ATTEMPTS, QUEUE_MS, TYPICAL_ATTEMPTS, TYPICAL_FIRST_WAIT_MS, TYPICAL_MULTIPLIER } from '../shared/guide-limits.js';
 import { createBackoff, type Backoff, type Jitter } from './backoff.js';
 import { isNativeBreaker, type CircuitBreaker, type CircuitBreakerLike } from './breaker.js';
 import type { RetryBudget } from './budget.js';
@@ -361,19 +362,19 @@ class Policy implements RetryPolicy {
   readonly #meter: PolicyMeter | undefined;
 
   constructor(options: RetryPolicyOptions) {
-    const maxAttempts = options.maxAttempts ?? 3;
-    const initialDelayMs = options.initialDelayMs ?? 500;
-    const multiplier = options.multiplier ?? 2;
+    const maxAttempts = options.maxAttempts ?? TYPICAL_ATTEMPTS;
+    const initialDelayMs = options.initialDelayMs ?? TYPICAL_FIRST_WAIT_MS;
+    const multiplier = options.multiplier ?? TYPICAL_MULTIPLIER;
     const maxDelayMs = options.maxDelayMs ?? 2000;
     const jitter = options.jitter ?? 'full';
-    const deadlineMs = options.deadlineMs ?? 5000;
+    const deadlineMs = options.deadlineMs ?? IN_MEMORY_MS;
     const attemptTimeoutMs = options.attemptTimeoutMs;
     const maxRetryAfterMs = options.maxRetryAfterMs ?? deadlineMs;
 
-    checkRange('maxAttempts', maxAttempts, Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 5,
-      'must be an integer in 1..5 (more than 5 belongs in a task queue, R-RES-RE-3)');
-    checkRange('deadlineMs', deadlineMs, Number.isFinite(deadlineMs) && deadlineMs > 0 && deadlineMs <= 30_000,
-      'must be in (0, 30000]; longer retry windows belong in a task queue (R-RES-RE-4)');
+    checkRange('maxAttempts', maxAttempts, Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= MAX_ATTEMPTS,
+      `must be an integer in 1..${MAX_ATTEMPTS} (more than ${MAX_ATTEMPTS} belongs in a task queue, R-RES-RE-3)`);
+    checkRange('deadlineMs', deadlineMs, Number.isFinite(deadlineMs) && deadlineMs > 0 && deadlineMs <= QUEUE_MS,
+      `must be in (0, ${QUEUE_MS}]; longer retry windows belong in a task queue (R-RES-RE-4)`);
     if (attemptTimeoutMs !== undefined) {
       checkRange('attemptTimeoutMs', attemptTimeoutMs, Number.isFinite(attemptTimeoutMs) && attemptTimeoutMs > 0,
         'must be a positive finite number');

@@ -266,8 +266,8 @@ describe('enableMetrics', () => {
 });
 
 describe('the runtime ships to production', () => {
-  it('imports only node: built-ins and its own files, so @opentelemetry/api is never loaded unless asked for', () => {
-    const root = path.resolve(import.meta.dirname, '../../src/runtime');
+  const src = path.resolve(import.meta.dirname, '../../src');
+  const filesUnder = (root: string): string[] => {
     const files: string[] = [];
     const walk = (dir: string): void => {
       for (const name of readdirSync(dir)) {
@@ -277,15 +277,31 @@ describe('the runtime ships to production', () => {
       }
     };
     walk(root);
+    return files;
+  };
+  /** Every import of the files under `root` that `allowed` refuses, as `file: specifier`. */
+  const offendersUnder = (root: string, allowed: (specifier: string, target: string | undefined) => boolean): string[] => {
     const offenders: string[] = [];
-    for (const file of files) {
+    for (const file of filesUnder(root)) {
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/\b(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
         const specifier = match[1]!;
-        if (!specifier.startsWith('node:') && !specifier.startsWith('.')) offenders.push(`${path.relative(root, file)}: ${specifier}`);
+        const target = specifier.startsWith('.') ? path.resolve(path.dirname(file), specifier) : undefined;
+        if (!allowed(specifier, target)) offenders.push(`${path.relative(src, file)}: ${specifier}`);
       }
     }
-    expect(files.length).toBeGreaterThan(10);
+    return offenders;
+  };
+  const inside = (target: string | undefined, dir: string) => target !== undefined && target.startsWith(path.join(src, dir) + path.sep);
+
+  it('imports only node: built-ins, its own files and src/shared, so @opentelemetry/api is never loaded unless asked for', () => {
+    expect(filesUnder(path.join(src, 'runtime')).length).toBeGreaterThan(10);
+    const offenders = offendersUnder(path.join(src, 'runtime'), (specifier, target) => specifier.startsWith('node:') || inside(target, 'runtime') || inside(target, 'shared'));
     expect(offenders).toEqual([]);
+  });
+
+  it('shares with the linter only src/shared, which imports nothing outside itself (no eslint, typescript, yaml parser or node:)', () => {
+    expect(filesUnder(path.join(src, 'shared')).length).toBeGreaterThan(5);
+    expect(offendersUnder(path.join(src, 'shared'), (_specifier, target) => inside(target, 'shared'))).toEqual([]);
   });
 });

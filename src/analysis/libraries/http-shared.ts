@@ -10,10 +10,11 @@ import { functionOf } from '../library.js';
 import type { ClientErrorInclusion, ErrorFilter, Node, OptionsTarget, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { UNKNOWN, isKnown, unwrap, type Maybe, type StaticValue } from '../static-value.js';
+import { RETRYABLE_CLIENT_ERRORS } from '../../shared/guide-limits.js';
 import { contains } from './shared.js';
 
 /** 4xx that may succeed on a later attempt: a request timeout and rate limiting. */
-const RETRYABLE_4XX = new Set([408, 429]);
+const RETRYABLE_4XX = RETRYABLE_CLIENT_ERRORS;
 
 export interface StatusPolicy {
   /** Libraries that wait for Retry-After on 413 (got, ky) make 413 a legitimate retry. */

@@ -5,6 +5,7 @@ import { argument, callOf } from '../library.js';
 import type { Execution, RetrySite } from '../model.js';
 import { UNKNOWN_SCHEDULE, geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
 import { UNKNOWN } from '../static-value.js';
+import { IN_MEMORY_MS, TYPICAL_ATTEMPTS, TYPICAL_FIRST_WAIT_MS, TYPICAL_MULTIPLIER } from '../../shared/guide-limits.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 
 /**
@@ -27,17 +28,18 @@ export const safeRetryRuntime: LibraryDescriptor = {
       }
       if (!call || use.path !== 'createRetryPolicy') continue;
       const view = ctx.options(argument(call, 0));
-      const initial = view.number('initialDelayMs', 500);
-      const multiplier = view.number('multiplier', 2);
+      // The runtime's own defaults, which are the guide's typical values.
+      const initial = view.number('initialDelayMs', TYPICAL_FIRST_WAIT_MS);
+      const multiplier = view.number('multiplier', TYPICAL_MULTIPLIER);
       const maxDelay = view.number('maxDelayMs', 2000);
-      const deadline = view.number('deadlineMs', 5000);
+      const deadline = view.number('deadlineMs', IN_MEMORY_MS);
       const breaker = view.get('breaker');
       sites.push(site({
         library: 'safe-retry-runtime',
         label: 'createRetryPolicy()',
         node: call,
         reportNode: use.expression,
-        attempts: totalAttempts(view.number('maxAttempts', 3), 'attempts'),
+        attempts: totalAttempts(view.number('maxAttempts', TYPICAL_ATTEMPTS), 'attempts'),
         delay: geometricSchedule({
           growth: growthOfFactor(orUnknown(multiplier.value), orUnknown(initial.value)),
           initialMs: orUnknown(initial.value),

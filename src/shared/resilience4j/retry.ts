@@ -196,16 +196,19 @@ function ignoredSwitch<P>(chain: Chain<P>, schedule: Schedule<P>, name: string):
     const prop = block.props.get(name);
     if (prop !== undefined && prop.value === true) {
       const from = schedule.source === undefined ? "Resilience4j's fixed 500 ms" : schedule.source.path;
-      return { code: 'switchIgnored', path: prop.path, at: prop.at, data: { from } };
+      return { code: 'switchIgnored', path: prop.path, at: prop.at, data: { source: from } };
     }
   }
   return undefined;
 }
 
 function growthOf<P>(block: Block<P>, chain: Chain<P>, s: Schedule<P>): { growth: Maybe<Growth>; growthCause?: Cause<P> } {
+  // A switch this block turns on in vain says more than the inherited one that is off.
   const switchCause = (): Cause<P> => {
+    const ignored = ignoredSwitch(chain, s, 'enableexponentialbackoff');
+    if (ignored) return ignored;
     if (s.exponential !== undefined && s.exponential.value === false) return { code: 'backoffOff', path: s.exponential.path, at: s.exponential.at };
-    return ignoredSwitch(chain, s, 'enableexponentialbackoff') ?? { code: 'backoffNotSet', path: joinPath(block.path, 'enable-exponential-backoff'), at: s.wait?.at };
+    return { code: 'backoffNotSet', path: joinPath(block.path, 'enable-exponential-backoff'), at: s.wait?.at };
   };
   if (s.source === undefined && s.kind === 'fixed') {
     // No wait-duration anywhere: every switch in the chain is ignored.
@@ -236,8 +239,10 @@ function growthOf<P>(block: Block<P>, chain: Chain<P>, s: Schedule<P>): { growth
 
 function jitterOf<P>(block: Block<P>, chain: Chain<P>, s: Schedule<P>, growthCause: Cause<P> | undefined): { jitter: Maybe<boolean>; jitterCause?: Cause<P> } {
   const switchCause = (): Cause<P> => {
+    const ignored = ignoredSwitch(chain, s, 'enablerandomizedwait');
+    if (ignored) return ignored;
     if (s.randomized !== undefined && s.randomized.value === false) return { code: 'jitterOff', path: s.randomized.path, at: s.randomized.at };
-    return ignoredSwitch(chain, s, 'enablerandomizedwait') ?? { code: 'jitterNotSet', path: joinPath(block.path, 'enable-randomized-wait'), at: undefined };
+    return { code: 'jitterNotSet', path: joinPath(block.path, 'enable-randomized-wait'), at: undefined };
   };
   if (s.kind === 'custom') return { jitter: UNKNOWN };
   // The missing wait-duration is the one cause of both: one message says so.

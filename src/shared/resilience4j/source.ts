@@ -83,6 +83,10 @@ export function describe(value: unknown): string {
 }
 
 export function formatMs(ms: number): string {
+  if (ms === Infinity) return 'forever';
   if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${Number((ms / 1000).toFixed(2))} s`;
+  const s = ms / 1000;
+  if (s < 120) return `${Number(s.toFixed(2))} s`;
+  if (s < 7200) return `${Number((s / 60).toFixed(1))} min`;
+  return `${Number((s / 3600).toFixed(1))} h`;
 }

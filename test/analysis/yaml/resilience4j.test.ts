@@ -542,5 +542,6 @@ describe.each(yamlDocs)('rules-docs/%s.md, Resilience4j YAML', (rule, markdown) 
 it('documents YAML in every rule that judges it', () => {
   expect(yamlDocs.map(([rule]) => rule).sort()).toEqual([
     'max-retry-attempts', 'max-retry-duration', 'no-retry-on-client-error', 'require-circuit-breaker', 'require-exponential-backoff', 'require-jitter',
+    'valid-resilience4j-config',
   ]);
 });
