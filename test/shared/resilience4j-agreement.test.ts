@@ -127,6 +127,7 @@ const CASES: ReadonlyArray<readonly [string, string, Verdict]> = [
   ['a base-config loop', `${GOOD_DEFAULT}      a:\n        base-config: b\n      b:\n        base-config: a\n    instances:\n      pay:\n        base-config: a\n`, 'reject'],
   ['a base-config that names no config of the file', `${GOOD_DEFAULT}    instances:\n      pay:\n        base-config: defualt\n`, 'reject'],
   ['a switch on an instance without its own wait-duration does nothing', `${GOOD_DEFAULT.replace('enable-randomized-wait: true', 'enable-randomized-wait: false')}    instances:\n      pay:\n        enable-randomized-wait: true\n`, 'reject'],
+  ['enable-exponential-backoff: false on an instance without its own wait-duration (Spring keeps the base\'s waits)', `${GOOD_DEFAULT}    instances:\n      pay:\n        base-config: default\n        enable-exponential-backoff: false\n`, 'reject'],
   ['an instance with its own wait-duration builds its waits from the inherited switches', `${GOOD_DEFAULT}    instances:\n      pay:\n        wait-duration: 200ms\n`, 'accept'],
   ['switches with no wait-duration anywhere (a fixed 500 ms)', pay({ 'wait-duration': null }), 'reject'],
   ['the legacy backends key', pay().replace('instances:', 'backends:'), 'accept'],

@@ -86,7 +86,7 @@ const table = {
   },
   switchIgnored: {
     text: (d) =>
-      `does nothing here: this block has no wait-duration of its own, and Resilience4j builds the waits where wait-duration is written (${d['source']}); set wait-duration here too`,
+      `does nothing here: this block has no wait-duration of its own, and Resilience4j builds the waits where wait-duration is written (${d['source']}); set wait-duration here too, or move this setting there`,
     rule: 'R-RES-RE-X3',
   },
   multiplierFlat: { text: (d) => `is ${d['m']}; it must be above 1, or the waits do not grow (constant or shrinking backoff)`, rule: 'R-RES-RE-X3' },

@@ -25,6 +25,9 @@ export const RETRY_DEFAULTS = { maxAttempts: 3, waitMs: 500, multiplier: 1.5, ra
 export const TIME_LIMITER_DEFAULT_MS = 1000;
 
 export type Growth = 'none' | 'constant' | 'exponential';
+
+/** The settings only the block that writes wait-duration reads (configureRetryIntervalFunction). */
+const INTERVAL_SETTINGS = ['enableexponentialbackoff', 'enablerandomizedwait', 'exponentialbackoffmultiplier', 'exponentialmaxwaitduration', 'randomizedwaitfactor'];
 export type IntervalKind = 'fixed' | 'randomized' | 'exponential' | 'exponential-randomized' | 'custom';
 
 /** Why the waits do not grow, or are not randomised: the setting a person would change. */
@@ -124,6 +127,13 @@ function scheduleOf<P>(tree: Resilience4jTree<P>, chain: Chain<P>, find: (name: 
     return { kind: 'fixed', waitMs: RETRY_DEFAULTS.waitMs, multiplier: 1, capMs: Infinity, factor: 0, source: undefined };
   }
   const source = chain.blocks[index]!;
+  // What a block nearer the instance writes about the waits never reaches the interval function.
+  for (const block of chain.blocks.slice(0, index)) {
+    for (const name of INTERVAL_SETTINGS) {
+      const prop = block.props.get(name);
+      if (prop) tree.problems.add('switchIgnored', prop.path, prop.at, { source: source.path });
+    }
+  }
   const intervalFunction = source.props.get('intervalbifunction');
   if (intervalFunction !== undefined) return { ...unknownSchedule(), kind: 'custom', source, intervalFunction };
   const wait = source.props.get('waitduration');
