@@ -23,5 +23,6 @@ export default [
       'eslint-plugin/no-property-in-node': 'off', // needs type information
     },
   },
-  { files: ['src/**/*.ts'], ...safeRetry.configs.recommended },
+  // files after the spread: the preset brings its own (every JavaScript and TypeScript file).
+  { ...safeRetry.configs.recommended, files: ['src/**/*.ts'] },
 ];

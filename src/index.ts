@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { ESLint } from 'eslint';
-import { PRESETS, presetRules, presetSettings, RESILIENCE4J_FILES, resilience4jRules, type Preset } from './configs.js';
+import type { ESLint, Linter } from 'eslint';
+import { CODE_FILES, codeParser, PRESETS, presetRules, presetSettings, RESILIENCE4J_FILES, resilience4jRules, type Preset } from './configs.js';
 import { yamlParser } from './analysis/yaml/parser.js';
 import { rules } from './rules/index.js';
 
@@ -10,17 +10,19 @@ const { name, version } = require('../package.json') as { name: string; version:
 
 const namespace = 'safe-retry';
 
+/**
+ * One config object per preset, complete on its own: the files it lints, the parser they need, the
+ * plugin and the rules. An object rather than an array, so `configs.recommended.rules` and
+ * `{ ...configs.recommended, files }` keep working.
+ */
 interface FlatConfig {
   name: string;
+  files: string[];
   // ESLint's own plugin type, so the presets fit defineConfig() and tseslint.config() in a typed eslint.config.ts.
   plugins: Record<string, ESLint.Plugin>;
+  languageOptions: { parser: Linter.Parser; parserOptions?: Linter.ParserOptions };
   rules: Record<string, TSESLint.SharedConfig.RuleEntry>;
   settings?: Record<string, unknown>;
-}
-
-interface FileConfig extends FlatConfig {
-  files: string[];
-  languageOptions: { parser: typeof yamlParser };
 }
 
 /** typescript-eslint's rule types and ESLint's Plugin type do not line up; the runtime shapes do. */
@@ -29,13 +31,19 @@ const asEslintPlugin = (p: object) => p as ESLint.Plugin;
 const plugin = {
   meta: { name, version, namespace },
   rules,
-  configs: {} as Record<Preset, FlatConfig> & { resilience4j: FileConfig },
+  configs: {} as Record<Preset | 'resilience4j', FlatConfig>,
 };
 
+const parser = codeParser(version, false);
+const typedParser = codeParser(version, true);
+
 for (const preset of PRESETS) {
+  const typed = preset === 'recommended-type-checked';
   plugin.configs[preset] = {
     name: `${namespace}/${preset}`,
+    files: CODE_FILES,
     plugins: { [namespace]: asEslintPlugin(plugin) },
+    languageOptions: typed ? { parser: typedParser, parserOptions: { projectService: true } } : { parser },
     rules: presetRules(rules, namespace, preset),
     ...(presetSettings(preset) ? { settings: presetSettings(preset) } : {}),
   };

@@ -6,15 +6,17 @@
  * parser for TypeScript, espree for JavaScript), ignoring the project's own ESLint config,
  * dependencies and build output. Findings are grouped by the guide rule they break.
  *
- * Exit codes: 0 no errors, 1 errors found, 2 bad usage or a crash.
+ * Exit codes: 0 no errors, 1 errors found, 2 bad usage, nothing checked, or a crash.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, styleText } from 'node:util';
 import type { ESLint as ESLintClass, Linter } from 'eslint';
 import { toRdjson } from '../formatters/rdjson.js';
 import { toSarif } from '../formatters/sarif.js';
+import { JS_FILES, RESILIENCE4J_FILES, TS_FILES } from '../configs.js';
 
 const FORMATS = ['text', 'json', 'sarif', 'rdjson'] as const;
 type Format = (typeof FORMATS)[number];
@@ -43,8 +45,9 @@ const IGNORED = [
   '**/*.d.cts',
 ];
 
-const TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
-const JS_FILES = ['**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs'];
+const SKIPPED_DIRECTORIES = IGNORED.filter((p) => p.endsWith('/')).map((p) => p.slice(3, -1)).join(', ');
+const CODE_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'];
+const CODE_EXTENSION = /\.(?:[cm]?jsx?|[cm]?ts|tsx)$/;
 
 /** Short titles of the guide's rules, for the group headings (GUIDE.md is the full text). */
 const GUIDE_TITLES: Record<string, string> = {
@@ -74,7 +77,10 @@ Options:
   -h, --help            show this help
   -v, --version         print the version
 
-Exit code: 0 without errors, 1 when errors were found, 2 on bad usage.`;
+Paths outside the current directory are checked too. Only this plugin's findings and parse
+errors are reported, never the project's own eslint comments about other rules.
+
+Exit code: 0 without errors, 1 when errors were found, 2 on bad usage or when no file was checked.`;
 
 class UsageError extends Error {}
 
@@ -168,39 +174,87 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
     import('../index.js'),
   ]);
 
-  // Spring's application*.yml too, when the optional yaml-eslint-parser is installed.
-  const yaml = resolvable('yaml-eslint-parser')
-    ? [{ ...plugin.configs.resilience4j, rules: plugin.configs[args.preset].rules } as Linter.Config]
-    : [];
-  const lintedFiles = [...TS_FILES, ...JS_FILES, ...(yaml.length ? plugin.configs.resilience4j.files : [])];
+  const preset = plugin.configs[args.preset];
+  // Spring's application*.yml too, when the optional yaml-eslint-parser can be found. Without it,
+  // such files are only counted (by a parser that reads nothing), to say that they were not checked.
+  const yamlParser = await loadYamlParser(io.cwd);
+  const springFiles = new Set<string>();
+  const yaml: Linter.Config[] = [
+    yamlParser
+      ? { ...plugin.configs.resilience4j, languageOptions: { parser: yamlParser }, rules: preset.rules } as Linter.Config
+      : { name: 'safe-retry-check/spring-not-checked', files: RESILIENCE4J_FILES, languageOptions: { parser: countingParser(springFiles) } },
+  ];
+  const lintedFiles = [...TS_FILES, ...JS_FILES, ...(yamlParser ? RESILIENCE4J_FILES : [])];
 
   let files = 0;
   const progress = io.stderr.isTTY ? startProgress(io.stderr, () => files) : undefined;
-  const eslint = new ESLint({
-    cwd: io.cwd,
-    overrideConfigFile: true,
-    errorOnUnmatchedPattern: false,
-    overrideConfig: [
-      { ignores: IGNORED },
-      { files: TS_FILES, languageOptions: { parser: tsParser as Linter.Parser } },
-      { files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
-      // Node runs .cjs as CommonJS whatever package.json says (ESLint's defaults agree).
-      { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
-      { files: [...TS_FILES, ...JS_FILES], ...plugin.configs[args.preset] } as Linter.Config,
-      ...yaml,
-      ...(progress
-        ? [{ files: lintedFiles, plugins: { 'safe-retry-check': progressPlugin(() => files++) }, rules: { 'safe-retry-check/progress': 'warn' } } as Linter.Config]
-        : []),
-    ],
-  });
+  const overrideConfig: Linter.Config[] = [
+    { ignores: IGNORED },
+    // The project's eslint-disable comments name rules this check never runs: it must not judge them.
+    { linterOptions: { reportUnusedDisableDirectives: 'off' } },
+    { files: TS_FILES, languageOptions: { parser: tsParser as Linter.Parser } },
+    { files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
+    // Node runs .cjs as CommonJS whatever package.json says (ESLint's defaults agree).
+    { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+    // The preset's rules, not its parser: JavaScript keeps ESLint's own parser here.
+    { name: preset.name, files: [...TS_FILES, ...JS_FILES], plugins: preset.plugins, rules: preset.rules, ...(preset.settings ? { settings: preset.settings } : {}) } as Linter.Config,
+    ...yaml,
+    ...(progress
+      ? [{ files: lintedFiles, plugins: { 'safe-retry-check': progressPlugin(() => files++) }, rules: { 'safe-retry-check/progress': 'warn' } } as Linter.Config]
+      : []),
+  ];
 
-  let results: ESLintClass.LintResult[];
+  // ESLint ignores files outside its cwd, so a path outside the current directory is checked from
+  // itself: ignore patterns then apply below the path given, as they do below the current directory.
+  const instances = new Map<string, ESLintClass>();
+  const instanceFor = (root: string) => {
+    let eslint = instances.get(root);
+    if (!eslint) {
+      eslint = new ESLint({ cwd: root, overrideConfigFile: true, errorOnUnmatchedPattern: false, warnIgnored: false, overrideConfig });
+      instances.set(root, eslint);
+    }
+    return eslint;
+  };
+
+  const byFile = new Map<string, ESLintClass.LintResult>();
+  const linterOf = new Map<ESLintClass.LintResult, ESLintClass>();
+  const empty: Array<{ given: string; absolute: string; eslint: ESLintClass }> = [];
   try {
-    results = await eslint.lintFiles(args.paths);
+    for (const given of args.paths) {
+      const absolute = path.resolve(io.cwd, given);
+      const eslint = instanceFor(isWithin(io.cwd, absolute) ? io.cwd : statSync(absolute).isDirectory() ? absolute : path.dirname(absolute));
+      const results = await eslint.lintFiles([absolute]);
+      if (results.length === 0) empty.push({ given, absolute, eslint });
+      for (const result of results) {
+        if (springFiles.has(result.filePath)) continue;
+        const kept = withoutProjectDirectives(result);
+        byFile.set(result.filePath, kept);
+        linterOf.set(kept, eslint);
+      }
+    }
   } finally {
     progress?.stop();
   }
-  const rulesMeta = eslint.getRulesMetaForResults(results);
+  const results = [...byFile.values()].sort((a, b) => a.filePath.localeCompare(b.filePath));
+
+  const withYaml = yamlParser !== undefined;
+  if (springFiles.size > 0) {
+    const list = [...springFiles].sort().map((f) => `  ${displayPath(io.cwd, f)}`).join('\n');
+    io.stderr.write(
+      `safe-retry-check: warning: ${springFiles.size} Spring application*.yml file${springFiles.size === 1 ? ' was' : 's were'} not checked: yaml-eslint-parser is not installed\n${list}\n` +
+        'Run `npx -p eslint-plugin-safe-retry -p yaml-eslint-parser safe-retry-check`, or install it: npm install --save-dev yaml-eslint-parser\n',
+    );
+  }
+  const reasons = await Promise.all(empty.map(async ({ given, absolute, eslint }) => `  ${given}: ${await whyNothing(absolute, eslint, withYaml)}`));
+  if (results.length === 0) {
+    io.stderr.write(`safe-retry-check: nothing was checked (0 files), so this run cannot pass:\n${reasons.join('\n')}\n${coverage(withYaml)}\n`);
+    return 2;
+  }
+  if (reasons.length > 0) io.stderr.write(`safe-retry-check: warning: nothing was checked in\n${reasons.join('\n')}\n${coverage(withYaml)}\n`);
+
+  const rulesMeta: RulesMeta = {};
+  // Each instance answers only for the files it linted.
+  for (const eslint of instances.values()) Object.assign(rulesMeta, eslint.getRulesMetaForResults(results.filter((r) => linterOf.get(r) === eslint)));
 
   switch (args.format) {
     case 'json':
@@ -210,7 +264,7 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
       io.stdout.write(`${JSON.stringify(toRdjson(results, { cwd: io.cwd, rulesMeta }))}\n`);
       break;
     case 'sarif':
-      io.stdout.write(`${JSON.stringify(toSarif(results, { cwd: io.cwd, rulesMeta }, {
+      io.stdout.write(`${JSON.stringify(toSarif(results, { cwd: io.cwd, root: repositoryRoot(io.cwd), rulesMeta }, {
         name: pkg.name,
         version: pkg.version,
         informationUri: 'https://github.com/safe-retry/eslint-plugin-safe-retry',
@@ -223,13 +277,97 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
   return results.some((r) => r.errorCount > 0) ? 1 : 0;
 }
 
-function resolvable(module: string): boolean {
-  try {
-    createRequire(import.meta.url).resolve(module);
-    return true;
-  } catch {
-    return false;
+function isWithin(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Keeps this plugin's findings and parse errors. The rest comes from the project's own comments:
+ * `eslint-disable` of rules that never ran here, `/* eslint no-console: 2 *\/` turning on a core
+ * rule, rules of plugins that are not loaded, `/* eslint-env *\/` that ESLint 10 rejects.
+ */
+function withoutProjectDirectives(result: ESLintClass.LintResult): ESLintClass.LintResult {
+  // A parse error is the only message of its file; other rule-less messages come from comments.
+  const ours = (m: Linter.LintMessage) => (m.ruleId === null ? m.fatal === true && m.message.startsWith('Parsing error') : m.ruleId.startsWith('safe-retry/'));
+  if (result.messages.every(ours) && result.suppressedMessages.every(ours)) return result;
+  const messages = result.messages.filter(ours);
+  const count = (severity: number, fixable = false) => messages.filter((m) => m.severity === severity && (!fixable || m.fix)).length;
+  return {
+    ...result,
+    messages,
+    suppressedMessages: result.suppressedMessages.filter(ours),
+    errorCount: count(2),
+    fatalErrorCount: messages.filter((m) => m.fatal).length,
+    warningCount: count(1),
+    fixableErrorCount: count(2, true),
+    fixableWarningCount: count(1, true),
+  };
+}
+
+/** Why a path the user gave produced no file to lint. */
+async function whyNothing(absolute: string, eslint: ESLintClass, yaml: boolean): Promise<string> {
+  const kinds = `JavaScript or TypeScript${yaml ? ' (or Spring application*.yml)' : ''}`;
+  if (statSync(absolute).isDirectory()) {
+    // A file that would be linted if it were there: ignored means the directory itself is skipped.
+    return (await eslint.isPathIgnored(path.join(absolute, 'index.js'))) ? 'skipped, with everything in it' : `no ${kinds} file in it`;
   }
+  const name = path.basename(absolute);
+  if (!(CODE_EXTENSION.test(name) || (yaml && /^application.*\.ya?ml$/.test(name)))) return `not a ${kinds} file`;
+  return (await eslint.isPathIgnored(absolute)) ? 'skipped' : 'not checked';
+}
+
+/** What the check reads and skips, for the message that explains an empty run. */
+function coverage(yaml: boolean): string {
+  return `Checked: ${CODE_EXTENSIONS.join(' ')} files${yaml ? ' and Spring application*.yml' : ''}. ` +
+    `Skipped: ${SKIPPED_DIRECTORIES} directories, minified (*.min.js) and declaration (*.d.ts) files.`;
+}
+
+/** The directory holding `.git` (a directory, or a file in a worktree or submodule) above `from`. */
+function repositoryRoot(from: string): string | undefined {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * yaml-eslint-parser, looked up next to this package, then in the checked project, then where npx
+ * put its `-p` packages (their `node_modules/.bin` is on PATH): with the plugin installed in the
+ * project, `npx -p eslint-plugin-safe-retry -p yaml-eslint-parser` runs the project's copy of the
+ * bin while the parser lands in npx's cache, out of reach of the bin's own module resolution.
+ */
+async function loadYamlParser(cwd: string): Promise<Linter.Parser | undefined> {
+  const fromPath = (process.env['PATH'] ?? '').split(path.delimiter).filter((dir) => /node_modules[\\/]\.bin[\\/]?$/.test(dir));
+  const bases = [fileURLToPath(import.meta.url), path.join(cwd, 'package.json'), ...fromPath.map((dir) => path.join(dir, '..', 'package.json'))];
+  for (const base of bases) {
+    let resolved: string;
+    try {
+      resolved = createRequire(base).resolve('yaml-eslint-parser');
+    } catch {
+      continue;
+    }
+    return (await import(pathToFileURL(resolved).href)) as Linter.Parser;
+  }
+  return undefined;
+}
+
+/** A parser that reads nothing and notes the file: for files this run cannot check but must name. */
+function countingParser(seen: Set<string>): Linter.Parser {
+  return {
+    meta: { name: 'safe-retry-check/not-checked' },
+    parseForESLint(code: string, options?: Linter.ParserOptions) {
+      if (typeof options?.['filePath'] === 'string') seen.add(options['filePath']);
+      const lines = code.split(/\r\n|[\r\n\u2028\u2029]/);
+      const end = { line: lines.length, column: lines.at(-1)!.length };
+      const ast = { type: 'Program', body: [], sourceType: 'script', range: [0, code.length], loc: { start: { line: 1, column: 0 }, end }, tokens: [], comments: [] };
+      return { ast } as unknown as Linter.ESLintParseResult;
+    },
+  };
+}
+
+function displayPath(cwd: string, file: string): string {
+  return (isWithin(cwd, file) ? path.relative(cwd, file) : file).split(path.sep).join('/');
 }
 
 type Paint = (style: 'bold' | 'red' | 'yellow' | 'dim' | 'green', text: string) => string;
@@ -260,7 +398,8 @@ function guideRuleOf(message: Linter.LintMessage, rulesMeta: RulesMeta): string 
 function formatText(results: readonly ESLintClass.LintResult[], cwd: string, rulesMeta: RulesMeta, paint: Paint = (_s, t) => t): string {
   const groups = new Map<string, Finding[]>();
   for (const result of results) {
-    const file = path.relative(cwd, result.filePath).split(path.sep).join('/');
+    // Relative below the current directory, absolute outside it (a path full of ../ is hard to read).
+    const file = displayPath(cwd, result.filePath);
     for (const message of result.messages) {
       const id = guideRuleOf(message, rulesMeta);
       let group = groups.get(id);

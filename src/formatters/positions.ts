@@ -43,6 +43,17 @@ export class TextIndex {
     return { line: lineIndex + 1, utf16Column: before.length + 1, utf8Column: utf8Length(before) + 1 };
   }
 
+  /** The offset where a \n-separated line (1-based) starts. */
+  lineStart(line: number): number {
+    return this.lineStarts[Math.min(Math.max(line, 1), this.lineStarts.length) - 1] ?? 0;
+  }
+
+  /** The offset of the \n that ends a line (1-based), or the end of the text on the last line. */
+  lineEnd(line: number): number {
+    const next = this.lineStarts[Math.max(line, 1)];
+    return next === undefined ? this.text.length : next - 1;
+  }
+
   /** ESLint's (line, column) re-expressed in \n-separated lines. */
   fromEslint(line: number, column: number): TextPosition {
     return this.positionAt(this.offsetOfEslint(line, column));

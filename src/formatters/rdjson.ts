@@ -8,6 +8,14 @@
  *
  * Positions follow the rdjson spec: 1-based lines split at \n, 1-based columns in UTF-8 bytes,
  * exclusive ends.
+ *
+ * Suggestions replace whole lines (a range of lines without columns, the text being the new
+ * content of those lines without the last line break), and all suggestions of one diagnostic
+ * cover the same lines, which include the diagnostic's own. That is the form every reviewdog
+ * reporter applies as written: GitLab ignores columns and replaces the lines of the range, and
+ * GitHub posts a suggestion only when its lines are the comment's lines (the first suggestion's,
+ * or else the diagnostic's) and needs the diff's copy of a line to apply columns within it. A
+ * suggestion that touches a line outside the pull request's diff still cannot be posted there.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -86,8 +94,25 @@ function diagnosticOf(
   if (message.fix) fixes.push(message.fix);
   for (const suggestion of message.suggestions ?? []) fixes.push(suggestion.fix);
   // Fix ranges are offsets into the text; without the text they cannot be placed.
-  if (index && fixes.length > 0) diagnostic.suggestions = fixes.map((fix) => suggestionOf(fix, index));
+  if (index && fixes.length > 0) diagnostic.suggestions = lineSuggestions(fixes, message, index);
   return diagnostic;
+}
+
+/** Every fix as a replacement of the same whole lines: those of all the fixes and of the finding. */
+function lineSuggestions(fixes: readonly Fix[], message: Linter.LintMessage, index: TextIndex): RdjsonSuggestion[] {
+  let first = index.fromEslint(message.line, message.column).line;
+  let last = message.endLine !== undefined ? index.fromEslint(message.endLine, message.endColumn ?? 1).line : first;
+  for (const fix of fixes) {
+    first = Math.min(first, index.positionAt(fix.range[0]).line);
+    last = Math.max(last, index.positionAt(fix.range[1]).line);
+  }
+  const start = index.lineStart(first);
+  const end = index.lineEnd(last);
+  const range: RdjsonRange = { start: { line: first }, end: { line: last } };
+  return fixes.map((fix) => ({
+    range,
+    text: index.text.slice(start, fix.range[0]) + fix.text + index.text.slice(fix.range[1], end),
+  }));
 }
 
 function messageRange(message: Linter.LintMessage, index: TextIndex | undefined): RdjsonRange {
@@ -104,15 +129,6 @@ function messageRange(message: Linter.LintMessage, index: TextIndex | undefined)
     range.end = { line: end.line, column: end.utf8Column };
   }
   return range;
-}
-
-function suggestionOf(fix: Fix, index: TextIndex): RdjsonSuggestion {
-  const start = index.positionAt(fix.range[0]);
-  const end = index.positionAt(fix.range[1]);
-  return {
-    range: { start: { line: start.line, column: start.utf8Column }, end: { line: end.line, column: end.utf8Column } },
-    text: fix.text,
-  };
 }
 
 const indexCache = new WeakMap<ESLint.LintResult, TextIndex | undefined>();

@@ -3,6 +3,10 @@
  * works without another package. Projects that run the `eslint` CLI use
  * `@microsoft/eslint-formatter-sarif` instead (see the README); both put ESLint's message,
  * rule id and UTF-16 columns (SARIF's default column kind) into the result.
+ *
+ * Locations are relative to the repository root (`%SRCROOT%`), which is where code scanning looks
+ * them up, whatever directory the check ran in; a file outside the repository keeps an absolute
+ * URI, which code scanning cannot place but which still names the file.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +27,12 @@ export interface SarifTool {
 
 export function toSarif(
   results: readonly ESLint.LintResult[],
-  context: { cwd: string; rulesMeta: ESLint.LintResultData['rulesMeta'] },
+  context: {
+    cwd: string;
+    /** The repository root (the directory holding `.git`); the current directory when there is none. */
+    root?: string | undefined;
+    rulesMeta: ESLint.LintResultData['rulesMeta'];
+  },
   tool: SarifTool,
 ): object {
   const rules: SarifRule[] = [];
@@ -40,10 +49,11 @@ export function toSarif(
     ruleIndex.set(id, i);
     return i;
   };
+  const root = context.root ?? context.cwd;
   const sarifResults: object[] = [];
   const notifications: object[] = [];
   for (const result of results) {
-    const uri = path.relative(context.cwd, result.filePath).split(path.sep).join('/');
+    const artifactLocation = artifactOf(root, path.resolve(context.cwd, result.filePath));
     for (const message of result.messages) {
       const region: Record<string, number> = {};
       if (message.line > 0) region['startLine'] = message.line;
@@ -53,7 +63,7 @@ export function toSarif(
       const entry = {
         level: message.severity === 2 ? 'error' : 'warning',
         message: { text: message.message },
-        locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: '%SRCROOT%' }, region } }],
+        locations: [{ physicalLocation: { artifactLocation, region } }],
       };
       // A message without a rule is a parse error: a notification about the run, not a finding.
       if (message.ruleId) sarifResults.push({ ruleId: message.ruleId, ruleIndex: indexOfRule(message.ruleId), ...entry });
@@ -66,11 +76,19 @@ export function toSarif(
     runs: [
       {
         tool: { driver: { ...tool, rules } },
-        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(context.cwd).href.replace(/\/?$/, '/')}` } },
+        // SARIF requires the base URI to end with a slash.
+        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(root).href.replace(/\/?$/, '/')}` } },
         columnKind: 'utf16CodeUnits',
         results: sarifResults,
         invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }],
       },
     ],
   };
+}
+
+function artifactOf(root: string, file: string): { uri: string; uriBaseId?: string } {
+  const relative = path.relative(root, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return { uri: pathToFileURL(file).href };
+  // A relative reference: segments percent-encoded, separators always '/'.
+  return { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
 }

@@ -14,14 +14,15 @@ async function lint(preset: 'recommended' | 'recommended-type-checked', typed: b
     cwd,
     overrideConfigFile: true,
     overrideConfig: [
+      plugin.configs[preset] as never,
       {
         files: ['**/*.ts'],
         languageOptions: {
           parser: tseslint.parser as never,
-          parserOptions: typed ? { projectService: true, tsconfigRootDir: cwd } : {},
+          // After the preset: recommended-type-checked asks for the project service by itself.
+          parserOptions: typed ? { projectService: true, tsconfigRootDir: cwd } : { projectService: false },
         },
       },
-      plugin.configs[preset] as never,
       // Only the idempotency rule is under test here.
       { rules: Object.fromEntries(Object.keys(plugin.rules).map((r) => [`safe-retry/${r}`, r === 'no-unsafe-write-retry' ? 'error' : 'off'])) },
     ],

@@ -3,6 +3,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rdjsonErrors } from '../helpers/rdjson.js';
 
@@ -150,7 +151,9 @@ describe('safe-retry-check', () => {
     expect(rdjsonErrors(rdjson)).toEqual([]);
     const attempts = rdjson.diagnostics.find((d) => d.code?.value === 'safe-retry/max-retry-attempts')!;
     expect(attempts.location.path).toBe('src/payments.ts');
-    expect(attempts.suggestions).toEqual([{ range: { start: { line: 4, column: 100 }, end: { line: 4, column: 101 } }, text: '2' }]);
+    // Line 4 with `retries: 9` made `retries: 2`, as a whole-line replacement.
+    const line4 = readFileSync(path.join(project, 'src/payments.ts'), 'utf8').split('\n')[3]!;
+    expect(attempts.suggestions).toEqual([{ range: { start: { line: 4 }, end: { line: 4 } }, text: line4.replace('retries: 9', 'retries: 2') }]);
   });
 
   it.each([
@@ -158,6 +161,7 @@ describe('safe-retry-check', () => {
     [['--preset', 'lenient'], /unknown preset 'lenient'/],
     [['--fix'], /Unknown option '--fix'/],
     [['no-such-dir'], /no such file or directory: no-such-dir/],
+    [['/no/such/absolute/dir'], /no such file or directory: \/no\/such\/absolute\/dir/],
     [['--format'], /argument missing/],
   ])('exits 2 with a clear message on bad usage: %j', async (args, message) => {
     const { code, stdout, stderr } = await run(args, project);
@@ -213,6 +217,134 @@ describe('safe-retry-check', () => {
       expect(stdout).not.toMatch(/^safe-retry\//m);
     } finally {
       rmSync(spring, { recursive: true, force: true });
+    }
+  });
+
+  it('checks a path outside the current directory, skipping dependencies and build output below it', async () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-elsewhere-'));
+    const here = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-here-'));
+    try {
+      write(elsewhere, 'svc/src/poll.ts', "import pRetry from 'p-retry';\nexport const poll = () => pRetry(() => fetch('/p'), { retries: 9, minTimeout: 500, randomize: true });\n");
+      write(elsewhere, 'svc/node_modules/lib/index.js', "import retry from 'async-retry';\nretry(() => 1, { retries: 50 });\n");
+      write(elsewhere, 'svc/dist/poll.js', "import retry from 'async-retry';\nretry(() => 1, { retries: 50 });\n");
+      const absolute = path.join(elsewhere, 'svc');
+      for (const given of [absolute, path.relative(here, absolute)]) {
+        const { code, stdout, stderr } = await run([given], here);
+        expect(stderr, given).toBe('');
+        expect(code, given).toBe(1);
+        // Outside the current directory a file is named by its absolute path.
+        expect(stdout).toMatch(new RegExp(`^ {2}${path.join(absolute, 'src/poll.ts')}:2:\\d+ {2}error {2}pRetry\\(\\) makes up to 10 calls in total`, 'm'));
+        expect(stdout).not.toMatch(/node_modules|dist/);
+        expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/in 1 of 1 file checked/);
+      }
+      // A single file outside, and one inside next to it: both checked.
+      write(here, 'local.ts', "import pRetry from 'p-retry';\nexport const l = () => pRetry(() => fetch('/l'), { retries: 8, minTimeout: 500, randomize: true });\n");
+      const both = await run([path.join(absolute, 'src/poll.ts'), 'local.ts', '-f', 'json'], here);
+      expect(both.code).toBe(1);
+      expect((JSON.parse(both.stdout) as Array<{ filePath: string }>).map((r) => r.filePath).sort()).toEqual([path.join(here, 'local.ts'), path.join(absolute, 'src/poll.ts')].sort());
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+      rmSync(here, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 2 when nothing was checked, saying why for each path, in every format', async () => {
+    const bare = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-bare-'));
+    try {
+      write(bare, 'docs/guide.md', '# guide\n');
+      write(bare, 'README.md', '# readme\n');
+      write(bare, 'dist/index.js', "import retry from 'async-retry';\nretry(() => 1, { retries: 50 });\n");
+      for (const format of ['text', 'json', 'sarif', 'rdjson']) {
+        const { code, stdout, stderr } = await run(['-f', format], bare);
+        expect(code, format).toBe(2);
+        expect(stdout, format).toBe('');
+        expect(stderr).toMatch(/^safe-retry-check: nothing was checked \(0 files\), so this run cannot pass:\n {2}\.: no JavaScript or TypeScript .*file in it\n/);
+        expect(stderr).toMatch(/Skipped: node_modules, dist, build/);
+      }
+      const { code, stderr } = await run(['docs', 'README.md', 'dist', 'dist/index.js'], bare);
+      expect(code).toBe(2);
+      expect(stderr).toContain('  docs: no JavaScript or TypeScript');
+      expect(stderr).toMatch(/ {2}README\.md: not a JavaScript or TypeScript .*file\n/);
+      expect(stderr).toContain('  dist: skipped, with everything in it\n');
+      expect(stderr).toContain('  dist/index.js: skipped\n');
+      // Some paths checked, one empty: the run counts, and the empty path is named on stderr.
+      write(bare, 'src/ok.ts', "export const ok = () => fetch('/ok');\n");
+      const partial = await run(['src', 'docs'], bare);
+      expect(partial.code).toBe(0);
+      expect(partial.stdout.trim()).toBe('No problems in 1 file checked.');
+      expect(partial.stderr).toMatch(/^safe-retry-check: warning: nothing was checked in\n {2}docs: no JavaScript or TypeScript/);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  it("reports nothing about the project's own eslint comments, and honours its disables of these rules", async () => {
+    const commented = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-comments-'));
+    try {
+      write(commented, 'src/jobs.js', [
+        "import pRetry from 'p-retry';",
+        '/* eslint-disable no-console */',
+        "console.log('start');",
+        '/* eslint-enable no-console */',
+        '// eslint-disable-next-line react-hooks/exhaustive-deps',
+        "export const a = () => pRetry(() => fetch('/a'), { retries: 9, minTimeout: 500, randomize: true });",
+        '/* eslint no-console: "error", @typescript-eslint/no-explicit-any: "error" */',
+        "console.log('on by an inline config');",
+        '/* eslint-env node */',
+        '// eslint-disable-next-line safe-retry/max-retry-attempts -- a reviewed exception',
+        "export const b = () => pRetry(() => fetch('/b'), { retries: 8, minTimeout: 500, randomize: true });",
+        '// eslint-disable-next-line no-undef',
+        'export const c = 1;',
+        '',
+      ].join('\n'));
+      const { code, stdout } = await run(['-f', 'json'], commented);
+      expect(code).toBe(1);
+      const [result] = JSON.parse(stdout) as Array<{ messages: Array<{ ruleId: string | null; line: number }>; errorCount: number; warningCount: number; fatalErrorCount: number }>;
+      // Only this plugin's findings; the disable of max-retry-attempts on line 11 is honoured.
+      expect(result!.messages.every((m) => m.ruleId?.startsWith('safe-retry/'))).toBe(true);
+      expect(result!.messages.filter((m) => m.ruleId === 'safe-retry/max-retry-attempts').map((m) => m.line)).toEqual([6]);
+      expect(result).toMatchObject({ errorCount: result!.messages.length, warningCount: 0, fatalErrorCount: 0 });
+      const text = await run([], commented);
+      expect(text.stdout).not.toMatch(/Unused eslint|no-console|not found|eslint-env|no-explicit-any/);
+      expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^${result!.messages.length} problems? \\(${result!.messages.length} errors?, 0 warnings\\) in 1 of 1 file checked`));
+      // A file that does not parse is still reported.
+      write(commented, 'src/broken.ts', 'export const = ;\n');
+      const broken = await run(['src/broken.ts'], commented);
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toMatch(/src\/broken\.ts:1:\d+ {2}error {2}Parsing error/);
+    } finally {
+      rmSync(commented, { recursive: true, force: true });
+    }
+  });
+
+  it('writes SARIF locations relative to the repository root, from any directory in it', async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-repo-'));
+    const outside = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-outside-'));
+    try {
+      mkdirSync(path.join(repo, '.git'));
+      write(repo, 'services/api/src/pay ments.ts', "import pRetry from 'p-retry';\nexport const p = () => pRetry(() => fetch('/p'), { retries: 9, minTimeout: 500, randomize: true });\n");
+      write(outside, 'x.ts', "import pRetry from 'p-retry';\nexport const x = () => pRetry(() => fetch('/x'), { retries: 9, minTimeout: 500, randomize: true });\n");
+      const { code, stdout } = await run(['-f', 'sarif', '.', path.join(outside, 'x.ts')], path.join(repo, 'services/api'));
+      expect(code).toBe(1);
+      const sarif = JSON.parse(stdout) as {
+        runs: Array<{
+          originalUriBaseIds: Record<string, { uri: string }>;
+          results: Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }> }>;
+        }>;
+      };
+      const run0 = sarif.runs[0]!;
+      expect(run0.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: pathToFileURL(repo).href + '/' } });
+      const locations = run0.results.filter((r) => r.ruleId === 'safe-retry/max-retry-attempts').map((r) => r.locations[0]!.physicalLocation.artifactLocation);
+      const inRepo = { uri: 'services/api/src/pay%20ments.ts', uriBaseId: '%SRCROOT%' };
+      // Outside the repository: an absolute URI, not a path that climbs out of %SRCROOT%.
+      const notInRepo = { uri: pathToFileURL(path.join(outside, 'x.ts')).href };
+      expect(locations).toHaveLength(2);
+      expect(locations).toEqual(expect.arrayContaining([inRepo, notInRepo]));
+      // Resolved against %SRCROOT%, it is the file: what code scanning does with it.
+      expect(fileURLToPath(new URL(inRepo.uri, run0.originalUriBaseIds['%SRCROOT%']!.uri))).toBe(path.join(repo, 'services/api/src/pay ments.ts'));
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 });

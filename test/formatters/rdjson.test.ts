@@ -1,6 +1,6 @@
 /**
  * The rdjson formatter: reviewdog's schema, UTF-8 byte columns on lines split at \n, and every
- * suggestion (and autofix) as a suggested change that lands exactly where ESLint's would.
+ * suggestion (and autofix) as a whole-line suggested change that gives exactly what ESLint's would.
  */
 import { readFileSync } from 'node:fs';
 import { ESLint, type Linter } from 'eslint';
@@ -45,12 +45,18 @@ function bytesCovered(text: string, d: RdjsonDiagnostic): string {
   return Buffer.from(text, 'utf8').subarray(byteOffset(text, range.start), byteOffset(text, range.end ?? range.start)).toString('utf8');
 }
 
-/** Applies an rdjson suggestion in byte space, as reviewdog would. */
-function applyInBytes(text: string, s: NonNullable<RdjsonDiagnostic['suggestions']>[number]): string {
-  const bytes = Buffer.from(text, 'utf8');
-  const start = byteOffset(text, s.range.start);
-  const end = byteOffset(text, s.range.end ?? s.range.start);
-  return Buffer.concat([bytes.subarray(0, start), Buffer.from(s.text, 'utf8'), bytes.subarray(end)]).toString('utf8');
+/**
+ * Applies an rdjson suggestion as reviewdog's GitHub and GitLab reporters do with a range of lines:
+ * the lines from start to end (\n-separated) become the suggestion's text.
+ */
+function applyLines(text: string, s: NonNullable<RdjsonDiagnostic['suggestions']>[number]): string {
+  expect(s.range.start.column).toBeUndefined();
+  expect(s.range.end?.column).toBeUndefined();
+  const lines = text.split('\n');
+  const first = s.range.start.line;
+  const last = s.range.end?.line ?? first;
+  lines.splice(first - 1, last - first + 1, ...s.text.split('\n'));
+  return lines.join('\n');
 }
 
 const applyEslintFix = (text: string, fix: { range: readonly [number, number] | [number, number]; text: string }) =>
@@ -121,15 +127,41 @@ describe('rdjson formatter', () => {
   it('carries every suggestion as a suggested change that produces what ESLint would', async () => {
     const { results, rulesMeta } = await lint(code);
     const messages = results[0]!.messages.filter((m) => m.suggestions?.length);
-    expect(messages.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(messages.map((m) => m.ruleId)).size).toBeGreaterThanOrEqual(3);
     const diagnostics = toRdjson(results, { cwd, rulesMeta }).diagnostics;
     for (const message of messages) {
       const d = diagnostics.find((x) => x.code?.value === message.ruleId && x.message === message.message)!;
       expect(d.suggestions, message.message).toHaveLength(message.suggestions!.length);
       message.suggestions!.forEach((s, i) => {
-        expect(applyInBytes(code, d.suggestions![i]!)).toBe(applyEslintFix(code, s.fix));
+        expect(applyLines(code, d.suggestions![i]!)).toBe(applyEslintFix(code, s.fix));
       });
+      // One line range for all of them, holding the finding: reviewdog posts a suggestion on
+      // GitHub only when its lines are the comment's.
+      const ranges = new Set(d.suggestions!.map((s) => JSON.stringify(s.range)));
+      expect(ranges.size, message.message).toBe(1);
+      const { start, end } = d.suggestions![0]!.range;
+      expect(start.line).toBeLessThanOrEqual(d.location.range!.start.line);
+      expect(end!.line).toBeGreaterThanOrEqual(d.location.range!.end?.line ?? d.location.range!.start.line);
     }
+  });
+
+  it('gives every suggestion of a finding the same lines when its edits lie on different lines', async () => {
+    // An autofix on line 2 and a suggestion on line 3 of one message, as a rule could report them.
+    const text = 'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\n';
+    const start = text.indexOf('2;');
+    const message: Linter.LintMessage = {
+      ruleId: 'x/y', severity: 2, message: 'm', line: 2, column: 11, endLine: 2, endColumn: 12,
+      fix: { range: [start, start + 1], text: '20' },
+      suggestions: [{ desc: 'd', fix: { range: [text.indexOf('3;'), text.indexOf('3;') + 1], text: '30\nconst e = 5' } }],
+    };
+    const result = { filePath: `${cwd}src/lines.ts`, source: text, messages: [message] } as unknown as ESLint.LintResult;
+    const [d] = toRdjson([result], { cwd }).diagnostics;
+    expect(d!.suggestions).toEqual([
+      { range: { start: { line: 2 }, end: { line: 3 } }, text: 'const b = 20;\nconst c = 3;' },
+      { range: { start: { line: 2 }, end: { line: 3 } }, text: 'const b = 2;\nconst c = 30\nconst e = 5;' },
+    ]);
+    expect(applyLines(text, d!.suggestions![1]!)).toBe('const a = 1;\nconst b = 2;\nconst c = 30\nconst e = 5;\nconst d = 4;\n');
+    expect(rdjsonErrors(toRdjson([result], { cwd }))).toEqual([]);
   });
 
   it('carries autofixes too, and handles CRLF files', async () => {
@@ -137,8 +169,8 @@ describe('rdjson formatter', () => {
     const { results, rulesMeta } = await lint(crlf, 'src/crlf.ts', [{ rules: { 'prefer-const': 'error' } }]);
     const message = results[0]!.messages.find((m) => m.ruleId === 'prefer-const')!;
     const d = toRdjson(results, { cwd, rulesMeta }).diagnostics.find((x) => x.code?.value === 'prefer-const')!;
-    expect(d.suggestions).toHaveLength(1);
-    expect(applyInBytes(crlf, d.suggestions![0]!)).toBe(applyEslintFix(crlf, message.fix!));
+    expect(d.suggestions).toEqual([{ range: { start: { line: 1 }, end: { line: 1 } }, text: "const fixed = 'é';\r" }]);
+    expect(applyLines(crlf, d.suggestions![0]!)).toBe(applyEslintFix(crlf, message.fix!));
     expect(bytesCovered(crlf, d)).toBe('fixed');
   });
 
@@ -168,5 +200,28 @@ describe('rdjson formatter', () => {
     expect(pkg.exports['./formatter-rdjson']).toEqual({ types: './dist/formatters/rdjson.d.ts', default: './dist/formatters/rdjson.js' });
     const viaExports = (await import('eslint-plugin-safe-retry/formatter-rdjson' as string)) as { default: typeof format };
     expect(typeof viaExports.default).toBe('function');
+  });
+
+  it("matches the README's reviewdog example: the diagnostic and the suggested change it shows", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Suggestions on pull requests (reviewdog)'), readme.indexOf('### GitHub code scanning'));
+    const block = (fence: string) => {
+      const start = section.indexOf(`${fence}\n`);
+      expect(start, fence).toBeGreaterThan(-1);
+      const body = section.slice(start + fence.length + 1);
+      return body.slice(0, body.indexOf('\n```'));
+    };
+    const source = block('```ts');
+    expect(source.split('\n')[0]).toBe('// src/orders.ts');
+    const shown = JSON.parse(block('```json')) as RdjsonDiagnostic;
+    const suggestion = block('```suggestion');
+
+    // The preset alone, as the README's configs use it: it brings the files and the parser.
+    const eslint = new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended as Linter.Config] });
+    const results = await eslint.lintText(source.split('\n').slice(1).join('\n') + '\n', { filePath: `${cwd}src/orders.ts` });
+    const diagnostics = toRdjson(results, { cwd, rulesMeta: eslint.getRulesMetaForResults(results) }).diagnostics;
+    expect(diagnostics).toEqual([shown]);
+    expect(shown.suggestions!.map((s) => s.text)).toEqual([suggestion]);
+    expect(rdjsonErrors({ source: shown.source, diagnostics })).toEqual([]);
   });
 });
