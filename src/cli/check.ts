@@ -218,15 +218,15 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
 
   const byFile = new Map<string, ESLintClass.LintResult>();
   const linterOf = new Map<ESLintClass.LintResult, ESLintClass>();
-  const empty: Array<{ given: string; absolute: string; eslint: ESLintClass }> = [];
+  const empty: Array<{ given: string; absolute: string; eslint: ESLintClass; springOnly: boolean }> = [];
   try {
     for (const given of args.paths) {
       const absolute = path.resolve(io.cwd, given);
       const eslint = instanceFor(isWithin(io.cwd, absolute) ? io.cwd : statSync(absolute).isDirectory() ? absolute : path.dirname(absolute));
       const results = await eslint.lintFiles([absolute]);
-      if (results.length === 0) empty.push({ given, absolute, eslint });
-      for (const result of results) {
-        if (springFiles.has(result.filePath)) continue;
+      const checked = results.filter((r) => !springFiles.has(r.filePath));
+      if (checked.length === 0) empty.push({ given, absolute, eslint, springOnly: results.length > 0 });
+      for (const result of checked) {
         const kept = withoutProjectDirectives(result);
         byFile.set(result.filePath, kept);
         linterOf.set(kept, eslint);
@@ -245,7 +245,8 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
         'Run `npx -p eslint-plugin-safe-retry -p yaml-eslint-parser safe-retry-check`, or install it: npm install --save-dev yaml-eslint-parser\n',
     );
   }
-  const reasons = await Promise.all(empty.map(async ({ given, absolute, eslint }) => `  ${given}: ${await whyNothing(absolute, eslint, withYaml)}`));
+  const reasons = await Promise.all(empty.map(async ({ given, absolute, eslint, springOnly }) =>
+    `  ${given}: ${springOnly ? 'only Spring application*.yml, not checked without yaml-eslint-parser' : await whyNothing(absolute, eslint, withYaml)}`));
   if (results.length === 0) {
     io.stderr.write(`safe-retry-check: nothing was checked (0 files), so this run cannot pass:\n${reasons.join('\n')}\n${coverage(withYaml)}\n`);
     return 2;

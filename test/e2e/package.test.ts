@@ -30,14 +30,16 @@ interface Run {
 
 /**
  * A user's shell: without the node_modules/.bin directories `npm test` puts on PATH (the bin looks
- * for yaml-eslint-parser there, where npx puts its packages), and with npx installing what a
- * project lacks from the npm cache first, as the installs here do.
+ * for yaml-eslint-parser there, where npx puts its packages); npx installs what a project lacks
+ * (the answer to its prompt is yes, whatever this machine's npmrc says), from the npm cache first,
+ * as the installs here do.
  */
 const userEnv = {
   ...process.env,
   PATH: (process.env['PATH'] ?? '').split(path.delimiter).filter((dir) => !/node_modules[\\/]\.bin/.test(dir)).join(path.delimiter),
   NO_COLOR: '1',
   npm_config_prefer_offline: 'true',
+  npm_config_yes: 'true',
 };
 
 function run(command: string, args: string[], cwd: string, timeout = 5 * MINUTES): Promise<Run> {
@@ -365,6 +367,9 @@ describe.each([9, 10] as const)('installed from the tarball with ESLint %i', (ma
       // The optional parser is missing: the Spring file is named as not checked, not skipped in silence.
       expect(whole.stdout).not.toContain('config/application.yml');
       expect(whole.stderr).toMatch(/1 Spring application\*\.yml file was not checked: yaml-eslint-parser is not installed\n {2}config\/application\.yml\n/);
+      const springOnly = await npx(['-p', 'eslint-plugin-safe-retry', 'safe-retry-check', 'config']);
+      expect(springOnly.code).toBe(2);
+      expect(springOnly.stderr).toContain('  config: only Spring application*.yml, not checked without yaml-eslint-parser\n');
     }
 
     const paths = await npx(['-p', 'eslint-plugin-safe-retry', 'safe-retry-check', 'src', 'lib']);
@@ -421,7 +426,7 @@ describe('the zero-config check where the plugin is not installed (npx installs 
     [false, ['-p', 'TARBALL', 'safe-retry-check']],
     [true, ['-p', 'TARBALL', '-p', 'yaml-eslint-parser', 'safe-retry-check']],
   ] as const)('checks code (and Spring YAML: %s) from npx\'s cache', async (withYaml, args) => {
-    const check = await run(npx_, ['--yes', ...args.map((a) => (a === 'TARBALL' ? tarball : a))], bare, 10 * MINUTES);
+    const check = await run(npx_, args.map((a) => (a === 'TARBALL' ? tarball : a)), bare, 10 * MINUTES);
     expect(check.code, check.stderr).toBe(1);
     expect(check.stdout).toContain('src/orders.ts:9:');
     expect(check.stdout).toContain('src/refunds.js:4:');
