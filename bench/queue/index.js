@@ -6,7 +6,8 @@
 // database shows every task done. Reported: N / drain time, p50/p99 enqueue-to-start latency,
 // duplicates (runs beyond one per task) and losses. Medians over BENCH_REPS repetitions.
 // Knobs: BENCH_N (5000), BENCH_REPS (5), BENCH_CONCURRENCY (10 per worker). Each scenario first
-// runs a discarded warm-up of min(N, 1000) tasks. BENCH_ONLY=sqlite,postgres,graphile picks systems.
+// runs a discarded warm-up of min(N, 1000) tasks. BENCH_ONLY=sqlite,postgres,graphile,graphile-batched
+// picks systems, BENCH_WORKERS=1,4 worker counts.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -199,7 +200,9 @@ const env = { admin, base: pgEnv.base };
 const rows = [];
 try {
   const only = process.env.BENCH_ONLY?.split(',');
-  const chosen = scenarios.filter((x) => !only || only.includes(x.system));
+  const workerCounts = process.env.BENCH_WORKERS?.split(',').map(Number);
+  const systemOf = (x) => (x.system === 'graphile' && x.batched ? 'graphile-batched' : x.system);
+  const chosen = scenarios.filter((x) => (!only || only.includes(x.system) || only.includes(systemOf(x))) && (!workerCounts || workerCounts.includes(x.workers)));
   for (const s of chosen) await runOnce(s, env, Math.min(N, 1000)); // warm-up, discarded
   // Repetitions go round-robin over the scenarios, so that a noisy neighbour on the machine hits
   // every system alike instead of one scenario's whole block.
@@ -233,13 +236,13 @@ try {
 function printTable(rows) {
   const byId = new Map(rows.filter((r) => r.id).map((r) => [r.id, r]));
   console.log(`\nN = ${N} no-op tasks, ${REPS} repetitions (median), ${CONCURRENCY} concurrent handlers per worker process, poll ${POLL_MS} ms, node ${process.version}\n`);
-  console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | p50 enqueue→start (ms) | p99 (ms) | duplicates | losses |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | enqueue alone, tasks/s | p50 enqueue→start (ms) | p99 (ms) | duplicates | losses |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = (id) => {
       const ref = byId.get(id);
       return ref ? `${(r.tasksPerSec / ref.tasksPerSec).toFixed(2)}×` : '';
     };
-    console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} | ${ratio(`graphile-${r.workers}`)} | ${ratio(`graphile-b-${r.workers}`)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.duplicates} | ${r.losses} |`);
+    console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} | ${ratio(`graphile-${r.workers}`)} | ${ratio(`graphile-b-${r.workers}`)} | ${r.enqueuePerSec.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.duplicates} | ${r.losses} |`);
   }
 }

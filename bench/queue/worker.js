@@ -56,7 +56,8 @@ if (cfg.system === 'graphile') {
 process.on('message', async (msg) => {
   if (msg === 'stop') {
     await stop();
-    process.send({ type: 'done', keys, latencies }, () => process.exit(0));
+    process.send({ type: 'done', keys, latencies, cpu: process.cpuUsage(readyCpu) }, () => process.exit(0));
   }
 });
+const readyCpu = process.cpuUsage();
 process.send({ type: 'ready' });

@@ -18,16 +18,20 @@ export type TaskQueueErrorCode =
   | 'MISSING_DRIVER'
   | 'SQLITE_UNSAFE_MODE'
   | 'NOT_HANDED_OFF'
+  | 'HANDLER_TIMEOUT'
   | 'STOPPED';
 
 /** Misuse of the queue (bad options, bad input, unsafe database setup), reported at the call site. */
 export class TaskQueueError extends Error {
   override readonly name: string = 'TaskQueueError';
+  /** PAYLOAD_NOT_JSON: where the offending value sits, such as `payload.items[2].when`. */
+  readonly path?: string;
   constructor(
     readonly code: TaskQueueErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; path?: string },
   ) {
     super(message, options);
+    if (options?.path !== undefined) this.path = options.path;
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { TaskQueueError } from './errors.js';
 import type { ClaimedTask, EnqueueOutcome, NewTaskRow, StoreNow, Task, TaskCounts, TaskStatus, TaskStore } from './types.js';
 import { checkIdentifier } from './util.js';
@@ -10,8 +11,15 @@ export interface PgQueryResultLike {
   rows: any[];
   rowCount: number | null;
 }
+export interface PgQueryConfigLike {
+  /** Set for a named (prepared) statement. */
+  name?: string;
+  text: string;
+  values?: any[];
+}
 export interface PgQueryable {
   query(text: string, values?: any[]): Promise<PgQueryResultLike>;
+  query(config: PgQueryConfigLike): Promise<PgQueryResultLike>;
 }
 export interface PgPoolClientLike extends PgQueryable {
   release(destroy?: boolean | Error): void;
@@ -29,6 +37,12 @@ export interface PostgresStoreOptions {
   table?: string;
   /** Schema (plain identifier). Default: the connection's search_path. */
   schema?: string;
+  /**
+   * Named (prepared) statements for the worker's and producer's hot statements: each connection
+   * parses and plans them once. Default true. Set false behind a pooler that does not keep them per
+   * client, such as PgBouncer in transaction mode before 1.21 (or without max_prepared_statements).
+   */
+  preparedStatements?: boolean;
 }
 
 export const DEFAULT_TABLE = 'safe_retry_tasks';
@@ -69,6 +83,24 @@ CREATE INDEX IF NOT EXISTS ${q(`${table}_due_idx`)} ON ${t} (next_attempt_at, id
 CREATE INDEX IF NOT EXISTS ${q(`${table}_alert_idx`)} ON ${t} (next_attempt_at) WHERE status = 'failed' AND alerted_at IS NULL;
 CREATE INDEX IF NOT EXISTS ${q(`${table}_status_updated_idx`)} ON ${t} (status, updated_at);`,
     },
+    {
+      version: 2,
+      // Every claim and completion writes a new row version, and an update that changes an indexed
+      // column adds an entry to every index that covers the row. Indexes that cover fewer rows:
+      // the key index skips tasks without a key, the purge index covers completed tasks only.
+      sql: `DO $migrate$
+DECLARE c text;
+BEGIN
+  SELECT conname INTO c FROM pg_constraint
+  WHERE conrelid = '${t.replace(/'/g, "''")}'::regclass AND contype = 'u'
+    AND conkey = ARRAY[(SELECT attnum FROM pg_attribute WHERE attrelid = '${t.replace(/'/g, "''")}'::regclass AND attname = 'idempotency_key')]::int2[];
+  IF c IS NOT NULL THEN EXECUTE format('ALTER TABLE ${t.replace(/'/g, "''")} DROP CONSTRAINT %I', c); END IF;
+END
+$migrate$;
+CREATE UNIQUE INDEX IF NOT EXISTS ${q(`${table}_key_idx`)} ON ${t} (idempotency_key) WHERE idempotency_key IS NOT NULL;
+DROP INDEX IF EXISTS ${schema ? `${q(schema)}.` : ''}${q(`${table}_status_updated_idx`)};
+CREATE INDEX IF NOT EXISTS ${q(`${table}_completed_idx`)} ON ${t} (updated_at) WHERE status = 'completed';`,
+    },
   ];
   // NOTIFY channels are identifiers too; lower case so LISTEN (which folds case) matches.
   const channel = `${schema ? `${schema}_` : ''}${table}_wake`.toLowerCase().slice(0, 63);
@@ -103,6 +135,36 @@ function toClaimed(r: any): ClaimedTask {
   return { ...toTask(r), leaseToken: r.lease_token };
 }
 
+/** A row of the claim's RETURNING: the columns it wrote are known, only `now()` is the database's. */
+function fromClaim(r: any, req: { workerId: string; token: string; leaseMs: number }): ClaimedTask {
+  const at = new Date(r.at_ms);
+  return {
+    id: r.id,
+    kind: r.kind,
+    payload: r.payload,
+    status: 'running',
+    idempotencyKey: r.idempotency_key ?? null,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    nextAttemptAt: new Date(r.at_ms + req.leaseMs),
+    lastError: r.last_error ?? null,
+    lockedAt: at,
+    lockedBy: req.workerId,
+    // Running tasks are never alerted: alerted_at is set on FAILED tasks and cleared by redrive.
+    alertedAt: null,
+    createdAt: new Date(r.created_ms),
+    updatedAt: at,
+    leaseToken: req.token,
+  };
+}
+
+/** JSON text of one enqueued row, the payload inserted as the JSON it already is. */
+function rowJson(r: NewTaskRow): string {
+  return `{"id":"${r.id}","kind":${JSON.stringify(r.kind)},"payload":${r.payloadJson},"idempotency_key":${JSON.stringify(r.idempotencyKey)},` +
+    `"run_at":${r.runAt === null ? 'null' : `"${r.runAt.toISOString()}"`},"max_attempts":${r.maxAttempts},` +
+    `"last_error":${JSON.stringify(r.lastError)},"delay_ms":${r.delayMs}}`;
+}
+
 /**
  * The store for PostgreSQL: tasks live in the application database, so a task can be enqueued in
  * the same transaction as the business write that needs it (pass your client to `enqueue`).
@@ -117,26 +179,51 @@ export function postgresStore(options: PostgresStoreOptions): TaskStore & { read
   const { t, m, table, channel, migrations } = names(options);
   // `$n::timestamptz` is null unless a test clock is injected; then coalesce falls back to now().
   const NOW = (n: number) => `coalesce($${n}::timestamptz, now())`;
-  const SQL = {
-    claim: `WITH due AS (
-  SELECT id FROM ${t}
-  WHERE status IN ('pending', 'running') AND next_attempt_at <= ${NOW(1)} AND kind = ANY($2::text[])
+  // The claim returns what it cannot know in advance; the rest of the task it has just written.
+  const CLAIMED = `t.id::text AS id, t.kind, t.payload, t.idempotency_key, t.attempts, t.max_attempts, t.last_error,
+  (extract(epoch FROM t.created_at) * 1000)::float8 AS created_ms, (extract(epoch FROM ${NOW(1)}) * 1000)::float8 AS at_ms`;
+  const DUE = (exclude: string) => `SELECT id FROM ${t}
+  WHERE status IN ('pending', 'running') AND next_attempt_at <= ${NOW(1)} AND kind = ANY($2::text[])${exclude}
   ORDER BY next_attempt_at, id
   LIMIT $3
-  FOR UPDATE SKIP LOCKED
-)
-UPDATE ${t} AS t SET status = 'running', attempts = t.attempts + 1, locked_at = ${NOW(1)}, locked_by = $4,
+  FOR UPDATE SKIP LOCKED`;
+  // By primary key, as an array: joined with \`due\`, the planner may hash-join a scan of the
+  // whole table against the few ids a claim takes.
+  const TAKE = `UPDATE ${t} AS t SET status = 'running', attempts = t.attempts + 1, locked_at = ${NOW(1)}, locked_by = $4,
   lease_token = $5, next_attempt_at = ${NOW(1)} + $6 * interval '1 millisecond', updated_at = ${NOW(1)}
-FROM due WHERE t.id = due.id
-RETURNING ${columns('t.')}`,
-    complete: `UPDATE ${t} AS t SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(3)}
-FROM unnest($1::uuid[], $2::text[]) AS c(id, token)
-WHERE t.id = c.id AND t.lease_token = c.token AND t.status = 'running'
+WHERE t.id = ANY(ARRAY(SELECT id FROM due))`;
+  // Running tasks among the ids, each still under the token at the same position. Looked up by
+  // position rather than joined with the unnested pairs, which compares every pair with every row.
+  const OWN_LEASE = (ids: number, tokens: number) => `t.id = ANY($${ids}::uuid[]) AND t.status = 'running'
+  AND t.lease_token = ($${tokens}::text[])[array_position($${ids}::uuid[], t.id)]`;
+  const COMPLETE = (ids: number, tokens: number, now: number) => `UPDATE ${t} AS t SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(now)}
+WHERE ${OWN_LEASE(ids, tokens)}`;
+  const SQL = {
+    claim: `WITH due AS (
+  ${DUE('')}
+)
+${TAKE}
+RETURNING ${CLAIMED}`,
+    // One statement (one round trip, one commit) completes what finished and claims what is due.
+    // The tasks being completed are excluded from the claim: one statement must not update a row
+    // twice, and a lease that expired while its handler ran is still ours to complete.
+    claimAndComplete: `WITH done AS (
+  ${COMPLETE(7, 8, 1)}
+  RETURNING t.id
+), due AS (
+  ${DUE(' AND id <> ALL($7::uuid[])')}
+), claimed AS (
+  ${TAKE}
+  RETURNING ${CLAIMED}
+)
+SELECT * FROM claimed
+UNION ALL
+SELECT id::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM done`,
+    complete: `${COMPLETE(1, 2, 3)}
 RETURNING t.id::text AS id`,
     release: `UPDATE ${t} AS t SET status = 'pending', attempts = t.attempts - 1, next_attempt_at = ${NOW(3)},
   locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(3)}
-FROM unnest($1::uuid[], $2::text[]) AS c(id, token)
-WHERE t.id = c.id AND t.lease_token = c.token AND t.status = 'running'`,
+WHERE ${OWN_LEASE(1, 2)}`,
     fail: `UPDATE ${t} SET
   status = CASE WHEN $4::boolean OR attempts >= max_attempts THEN 'failed' ELSE 'pending' END,
   next_attempt_at = CASE WHEN $4::boolean OR attempts >= max_attempts THEN ${NOW(6)} ELSE ${NOW(6)} + $5 * interval '1 millisecond' END,
@@ -144,8 +231,7 @@ WHERE t.id = c.id AND t.lease_token = c.token AND t.status = 'running'`,
 WHERE id = $1::uuid AND lease_token = $2 AND status = 'running'
 RETURNING status`,
     extend: `UPDATE ${t} AS t SET next_attempt_at = ${NOW(4)} + $3 * interval '1 millisecond', updated_at = ${NOW(4)}
-FROM unnest($1::uuid[], $2::text[]) AS l(id, token)
-WHERE t.id = l.id AND t.lease_token = l.token AND t.status = 'running'
+WHERE ${OWN_LEASE(1, 2)}
 RETURNING t.id::text AS id`,
     claimAlerts: `WITH due AS (
   SELECT id FROM ${t}
@@ -158,17 +244,20 @@ FROM due WHERE t.id = due.id
 RETURNING ${columns('t.')}`,
     markAlerted: `UPDATE ${t} SET alerted_at = ${NOW(3)}, lease_token = NULL, updated_at = ${NOW(3)}
 WHERE id = $1::uuid AND lease_token = $2 AND status = 'failed' AND alerted_at IS NULL`,
+    // The rows travel as one JSON document: one parameter for the driver to send, instead of one
+    // array per column, and the payloads go in as the JSON they already are (a JSON null payload
+    // comes out of the record set as SQL NULL, hence the coalesce).
     enqueue: `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $10::float8[])
-    AS x(id, kind, payload, idempotency_key, run_at, max_attempts, last_error, delay_ms)
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS x(id uuid, kind text, payload jsonb, idempotency_key text, run_at timestamptz, max_attempts int, last_error text, delay_ms float8)
 ), ins AS (
   INSERT INTO ${t} (id, kind, payload, status, idempotency_key, attempts, max_attempts, next_attempt_at, last_error, created_at, updated_at)
-  SELECT id, kind, payload::jsonb, 'pending', idempotency_key, 0, max_attempts, coalesce(run_at, ${NOW(8)} + delay_ms * interval '1 millisecond'), last_error, ${NOW(8)}, ${NOW(8)}
+  SELECT id, kind, coalesce(payload, 'null'::jsonb), 'pending', idempotency_key, 0, max_attempts, coalesce(run_at, ${NOW(2)} + delay_ms * interval '1 millisecond'), last_error, ${NOW(2)}, ${NOW(2)}
   FROM input
-  ON CONFLICT (idempotency_key) DO NOTHING
+  ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
   RETURNING id
 )
-SELECT ins.id::text AS id FROM ins CROSS JOIN (SELECT pg_notify($9, '')) AS wake`,
+SELECT ins.id::text AS id FROM ins CROSS JOIN (SELECT pg_notify($3, '')) AS wake`,
     byKeys: `SELECT id::text AS id, kind, idempotency_key FROM ${t} WHERE idempotency_key = ANY($1::text[])`,
     get: `SELECT ${COLUMNS} FROM ${t} WHERE id = $1::uuid`,
     redrive: `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ${NOW(2)}, alerted_at = NULL,
@@ -179,6 +268,36 @@ WHERE id = $1::uuid AND status = 'failed'`,
   };
 
   const d = (now: StoreNow) => now ?? null;
+  const prepared = options.preparedStatements ?? true;
+  // A name per statement text: stores on other tables (or schemas) on the same connection differ.
+  const named = (text: string) => ({ name: `safe_retry_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text });
+  const HOT = {
+    claim: named(SQL.claim),
+    claimAndComplete: named(SQL.claimAndComplete),
+    complete: named(SQL.complete),
+    enqueue: named(SQL.enqueue),
+    fail: named(SQL.fail),
+    extend: named(SQL.extend),
+  };
+  const run = (db: PgQueryable, statement: { name: string; text: string }, values: unknown[]) =>
+    prepared ? db.query({ name: statement.name, text: statement.text, values }) : db.query(statement.text, values);
+
+  /*
+   * Until a table has been analysed once, the planner knows nothing of how next_attempt_at follows
+   * the physical order, and plans the claim as a sort of every due row instead of a walk of the due
+   * index: each claim then costs in proportion to the backlog. Autovacuum fixes that within a
+   * minute or so; a worker that finds a backlog in a never-analysed table does it at once, in the
+   * background, once per store. Without the privilege to analyse it nothing happens.
+   */
+  let analyzeChecked = false;
+  const analyzeOnce = () => {
+    if (analyzeChecked) return;
+    analyzeChecked = true;
+    void pool
+      .query(`SELECT 1 FROM pg_stat_user_tables WHERE relid = '${t.replace(/'/g, "''")}'::regclass AND last_analyze IS NULL AND last_autoanalyze IS NULL`)
+      .then((res) => (res.rows.length > 0 ? pool.query(`ANALYZE ${t}`) : undefined))
+      .catch(() => undefined);
+  };
   let migrated: Promise<void> | undefined;
   const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -220,18 +339,7 @@ WHERE id = $1::uuid AND status = 'failed'`,
       if (typeof db.query !== 'function') {
         throw new TaskQueueError('INVALID_OPTION', 'enqueue({ client }) needs a pg client (something with .query), e.g. the one your transaction runs on');
       }
-      const inserted = await db.query(SQL.enqueue, [
-        rows.map((r) => r.id),
-        rows.map((r) => r.kind),
-        rows.map((r) => r.payloadJson),
-        rows.map((r) => r.idempotencyKey),
-        rows.map((r) => r.runAt),
-        rows.map((r) => r.maxAttempts),
-        rows.map((r) => r.lastError),
-        d(ctx.now),
-        channel,
-        rows.map((r) => r.delayMs),
-      ]);
+      const inserted = await run(db, HOT.enqueue, [`[${rows.map(rowJson).join(',')}]`, d(ctx.now), channel]);
       const created = new Set(inserted.rows.map((r) => r.id as string));
       const missingKeys = rows.filter((r) => !created.has(r.id) && r.idempotencyKey !== null).map((r) => r.idempotencyKey as string);
       const existing = new Map<string, { id: string; kind: string }>();
@@ -253,13 +361,28 @@ WHERE id = $1::uuid AND status = 'failed'`,
     },
 
     async claim(req) {
-      const res = await pool.query(SQL.claim, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs]);
-      return res.rows.map(toClaimed);
+      const res = await run(pool, HOT.claim, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs]);
+      if (res.rows.length === req.limit) analyzeOnce();
+      return res.rows.map((r) => fromClaim(r, req));
+    },
+
+    async claimAndComplete(req) {
+      const ids = req.complete.map((x) => x.id);
+      const tokens = req.complete.map((x) => x.token);
+      const res = await run(pool, HOT.claimAndComplete, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs, ids, tokens]);
+      const claimed: ClaimedTask[] = [];
+      const completed = new Set<string>();
+      for (const r of res.rows) {
+        if (r.kind === null) completed.add(r.id as string);
+        else claimed.push(fromClaim(r, req));
+      }
+      if (claimed.length === req.limit) analyzeOnce();
+      return { claimed, completed };
     },
 
     async complete(req) {
       if (req.tasks.length === 0) return new Set();
-      const res = await pool.query(SQL.complete, [req.tasks.map((x) => x.id), req.tasks.map((x) => x.token), d(req.now)]);
+      const res = await run(pool, HOT.complete, [req.tasks.map((x) => x.id), req.tasks.map((x) => x.token), d(req.now)]);
       return new Set(res.rows.map((r) => r.id as string));
     },
 
@@ -270,13 +393,13 @@ WHERE id = $1::uuid AND status = 'failed'`,
     },
 
     async fail(req) {
-      const res = await pool.query(SQL.fail, [req.id, req.token, req.error, req.terminal, req.delayMs, d(req.now)]);
+      const res = await run(pool, HOT.fail, [req.id, req.token, req.error, req.terminal, req.delayMs, d(req.now)]);
       return (res.rows[0]?.status as 'pending' | 'failed' | undefined) ?? null;
     },
 
     async extendLeases(req) {
       if (req.leases.length === 0) return new Set();
-      const res = await pool.query(SQL.extend, [req.leases.map((l) => l.id), req.leases.map((l) => l.token), req.leaseMs, d(req.now)]);
+      const res = await run(pool, HOT.extend, [req.leases.map((l) => l.id), req.leases.map((l) => l.token), req.leaseMs, d(req.now)]);
       return new Set(res.rows.map((r) => r.id as string));
     },
 

@@ -51,6 +51,13 @@ export interface TaskQueueOptions<H extends TaskHandlers> {
   onFailed?: (task: FailedTask) => unknown;
   /** Errors the queue cannot throw to anyone (database down while polling, onFailed threw). Default: console.error. */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * Longest a handler may run. When it passes, the handler's signal aborts with a TaskQueueError
+   * coded HANDLER_TIMEOUT, the attempt is recorded as failed with that error (retried after the
+   * usual backoff, or FAILED if it was the last), the concurrency slot is freed and the lease is no
+   * longer renewed. Whatever the handler does later is ignored. Default 5 minutes.
+   */
+  handlerTimeoutMs?: number;
   /** How long stop() waits for running handlers. Default 30 s. */
   stopTimeoutMs?: number;
   workerId?: string;
@@ -115,12 +122,59 @@ export interface TaskQueue<H extends TaskHandlers = TaskHandlers> {
 }
 
 /** A task this worker holds a lease on: waiting in the local buffer, or running. */
-interface InFlight {
-  id: string;
-  token: string;
-  controller: AbortController;
-  done: Promise<void>;
-  settle: () => void;
+class InFlight {
+  readonly done: Promise<void>;
+  settle: () => void = () => undefined;
+  aborted = false;
+  #reason: unknown = undefined;
+  #controller: AbortController | undefined = undefined;
+
+  constructor(
+    readonly id: string,
+    readonly token: string,
+  ) {
+    this.done = new Promise<void>((resolve) => (this.settle = resolve));
+  }
+
+  /** Created on first read: an AbortSignal costs microseconds, and most handlers never look. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+class HandlerContext implements TaskContext {
+  readonly #lease: InFlight;
+  readonly taskId: string;
+  readonly idempotencyKey: string | undefined;
+  readonly attempt: number;
+  readonly maxAttempts: number;
+
+  constructor(task: ClaimedTask, lease: InFlight) {
+    this.#lease = lease;
+    this.taskId = task.id;
+    this.idempotencyKey = task.idempotencyKey ?? undefined;
+    this.attempt = task.attempts;
+    this.maxAttempts = task.maxAttempts;
+  }
+
+  get signal(): AbortSignal {
+    return this.#lease.signal;
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 function defaultOnError(error: unknown, where: string): void {
@@ -143,6 +197,8 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
   const maxDelayMs = assertInt('maxDelayMs', options.maxDelayMs ?? 3_600_000, 0);
   const leaseMs = assertInt('leaseMs', options.leaseMs ?? 60_000, 100);
   const stopTimeoutMs = assertInt('stopTimeoutMs', options.stopTimeoutMs ?? 30_000, 0);
+  const handlerTimeoutMs = assertInt('handlerTimeoutMs', options.handlerTimeoutMs ?? 300_000, 1);
+  if (handlerTimeoutMs > 2_147_483_647) throw new TaskQueueError('INVALID_OPTION', `handlerTimeoutMs must be at most 2147483647 (a Node timer's limit), got ${handlerTimeoutMs}`);
   const jitter = options.jitter ?? 0.2;
   if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) throw new TaskQueueError('INVALID_OPTION', `jitter must be within [0, 1], got ${String(jitter)}`);
   const onError = options.onError ?? defaultOnError;
@@ -264,15 +320,18 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     }
   }
 
+  type Completion = { id: string; token: string; resolve: (ok: boolean) => void; reject: (e: unknown) => void };
   /**
    * Completions that arrive in the same turn of the event loop share one statement (one commit,
-   * one fsync): with short handlers, per-task commits are what limits throughput.
+   * one fsync): with short handlers, per-task commits are what limits throughput. When the worker
+   * is about to claim again anyway, they ride on that claim instead (`claimAndComplete`).
    */
   const completer = (() => {
-    let batch: { id: string; token: string; resolve: (ok: boolean) => void; reject: (e: unknown) => void }[] = [];
+    let batch: Completion[] = [];
     let scheduled = false;
     const flush = async () => {
       scheduled = false;
+      if (batch.length === 0) return;
       const current = batch;
       batch = [];
       try {
@@ -288,12 +347,31 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
           batch.push({ id, token, resolve, reject });
           if (!scheduled) {
             scheduled = true;
-            setImmediate(() => void flush());
+            setImmediate(() => {
+              // The loop is claiming again: it takes this batch along (it flushes when it stops).
+              if (claimWanted()) scheduled = false;
+              else void flush();
+            });
           }
         });
       },
+      /** For the next claim: the completions waiting now. */
+      take(): Completion[] {
+        const current = batch;
+        batch = [];
+        return current;
+      },
+      flush,
     };
   })();
+
+  /** A claim that carried completions tells each one how it went. */
+  function settleCompletions(taken: Completion[], result: { completed: Set<string> } | { error: unknown }): void {
+    for (const c of taken) {
+      if ('error' in result) c.reject(result.error);
+      else c.resolve(result.completed.has(c.id));
+    }
+  }
 
   async function recordFailure(task: ClaimedTask, error: string, terminal: boolean): Promise<void> {
     const delayMs = backoffDelayMs(task.attempts, { baseDelayMs, maxDelayMs, jitter });
@@ -314,7 +392,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
    * and the outcome's write (batched with others) need not hold a slot. The lease stays held until
    * the write lands.
    */
-  async function execute(task: ClaimedTask, controller: AbortController, freeSlot: () => void): Promise<void> {
+  async function execute(task: ClaimedTask, lease: InFlight, freeSlot: () => void): Promise<void> {
     if (task.attempts > task.maxAttempts) {
       // The previous owner took the last attempt and never reported back (crash, or stalled past
       // its lease). Running it again would exceed the bound.
@@ -326,20 +404,12 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
       await recordFailure(task, `no handler for task kind "${task.kind}" in worker ${workerId}`, true);
       return;
     }
-    try {
-      await handler(task.payload, {
-        taskId: task.id,
-        idempotencyKey: task.idempotencyKey ?? undefined,
-        attempt: task.attempts,
-        maxAttempts: task.maxAttempts,
-        signal: controller.signal,
-      });
-    } catch (error) {
-      freeSlot();
-      await recordFailure(task, describeError(error), error instanceof NonRetryableTaskError);
+    const outcome = await runHandler(handler, task, lease);
+    freeSlot();
+    if (outcome !== undefined) {
+      await recordFailure(task, describeError(outcome.error), outcome.error instanceof NonRetryableTaskError);
       return;
     }
-    freeSlot();
     const ok = await completer.complete(task.id, task.leaseToken);
     if (ok) meter?.completed(task.kind);
     if (!ok) {
@@ -347,10 +417,43 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
     }
   }
 
+  /** Undefined when the handler succeeded; otherwise why the attempt failed. */
+  function runHandler(handler: TaskHandler, task: ClaimedTask, lease: InFlight): Promise<{ error: unknown; timedOut: boolean } | undefined> | { error: unknown; timedOut: boolean } | undefined {
+    let result: unknown;
+    try {
+      result = handler(task.payload, new HandlerContext(task, lease));
+    } catch (error) {
+      return { error, timedOut: false };
+    }
+    if (!isThenable(result)) return undefined;
+    return new Promise((resolve) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        const error = new TaskQueueError(
+          'HANDLER_TIMEOUT',
+          `handler for task ${task.id} ("${task.kind}") did not settle within handlerTimeoutMs (${handlerTimeoutMs} ms); this attempt counts as failed and the task is retried after its backoff`,
+        );
+        lease.abort(error);
+        resolve({ error, timedOut: true });
+      }, handlerTimeoutMs);
+      const settled = (error: unknown, failed: boolean) => {
+        if (timedOut) {
+          safeOnError(new Error(`the handler of task ${task.id} ("${task.kind}") settled after its timeout; its outcome was ignored`, failed ? { cause: error } : undefined), 'handler timeout');
+          return;
+        }
+        clearTimeout(timer);
+        resolve(failed ? { error, timedOut: false } : undefined);
+      };
+      result.then(
+        () => settled(undefined, false),
+        (error: unknown) => settled(error, true),
+      );
+    });
+  }
+
   function hold(task: ClaimedTask): InFlight {
-    let settle!: () => void;
-    const done = new Promise<void>((r) => (settle = r));
-    const entry: InFlight = { id: task.id, token: task.leaseToken, controller: new AbortController(), done, settle };
+    const entry = new InFlight(task.id, task.leaseToken);
     inflight.set(task.id, entry);
     buffer.push(task);
     ensureHeartbeat();
@@ -371,7 +474,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
         pump();
         if ((backlog && buffer.length < lowWater) || alertsWanted) wake();
       };
-      execute(task, entry.controller, freeSlot)
+      execute(task, entry, freeSlot)
         .catch((error: unknown) => safeOnError(error, `task ${task.id} (${task.kind})`))
         .finally(() => {
           freeSlot();
@@ -391,8 +494,8 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
         (kept) => {
           for (const l of leases) {
             const e = inflight.get(l.id);
-            if (e && e.token === l.token && !kept.has(l.id) && !e.controller.signal.aborted) {
-              e.controller.abort(new Error(`lease on task ${l.id} was lost; another worker may run it now`));
+            if (e && e.token === l.token && !kept.has(l.id)) {
+              e.abort(new Error(`lease on task ${l.id} was lost; another worker may run it now`));
             }
           }
         },
@@ -404,7 +507,23 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
 
   async function claimBatch(limit: number): Promise<InFlight[]> {
     await migrate();
-    const tasks = await store.claim({ workerId, kinds, limit, leaseMs, token: randomUUID(), now: now() });
+    const req = { workerId, kinds, limit, leaseMs, token: randomUUID(), now: now() };
+    const taken = store.claimAndComplete ? completer.take() : [];
+    let tasks: ClaimedTask[];
+    if (taken.length === 0) {
+      tasks = await store.claim(req);
+    } else {
+      let result: { claimed: ClaimedTask[]; completed: Set<string> };
+      try {
+        result = await (store.claimAndComplete as NonNullable<TaskStore['claimAndComplete']>)({ ...req, complete: taken });
+      } catch (error) {
+        // The completions were not recorded: send them alone, with the usual retries.
+        for (const c of taken) void completer.complete(c.id, c.token).then(c.resolve, c.reject);
+        throw error;
+      }
+      settleCompletions(taken, result);
+      tasks = result.claimed;
+    }
     backlog = tasks.length === limit;
     const entries = tasks.map(hold);
     pump();
@@ -462,18 +581,28 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
       } catch (error) {
         safeOnError(error, 'polling');
         backlog = false;
+        // Completions that were waiting for this claim go on their own.
+        void completer.flush();
         errorDelay = Math.min(Math.max(errorDelay * 2, 250), pollIntervalMs);
         await sleep(errorDelay);
         continue;
       }
       if (!running) break;
-      if (backlog && buffer.length < lowWater) {
+      if (claimWanted()) {
         // Let several finished tasks free their slots before the next claim.
         await new Promise((r) => setImmediate(r));
         continue;
       }
+      // No claim soon: completions waiting for one go on their own.
+      await completer.flush();
       await waitForWake(pollIntervalMs);
     }
+    await completer.flush();
+  }
+
+  /** The loop claims again as soon as it can: completions can wait for that claim. */
+  function claimWanted(): boolean {
+    return running && backlog && buffer.length < lowWater;
   }
 
   const queue: TaskQueue<H> = {
@@ -539,7 +668,7 @@ export function createTaskQueue<H extends TaskHandlers>(options: TaskQueueOption
         if (timedOut) {
           // Their rows stay RUNNING under a lease that is no longer renewed: another worker takes
           // them when it expires. Releasing them now would let two copies run at once.
-          for (const e of inflight.values()) e.controller.abort(new TaskQueueError('STOPPED', 'queue stopped before this task finished'));
+          for (const e of inflight.values()) e.abort(new TaskQueueError('STOPPED', 'queue stopped before this task finished'));
         }
       }
       // Stopped means no more renewals, also for handlers still running past the timeout.

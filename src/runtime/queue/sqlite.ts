@@ -369,6 +369,13 @@ WHERE id = ? AND lease_token = ? AND status = 'running'`);
     for (const x of tasks) if (up.run(at, x.id, x.token).changes === 1) done.add(x.id);
     return done;
   });
+  // One write transaction (one commit, one fsync) for what finished and what is due next.
+  const claimAndCompleteTx = db.transaction(
+    (tasks: readonly { id: string; token: string }[], p: { now: number; kinds: string; limit: number; worker: string; token: string; lease: number }) => {
+      const completed = completeTx(tasks, p.now);
+      return { completed, rows: claimTx(p) };
+    },
+  );
   const releaseTx = db.transaction((tasks: readonly { id: string; token: string }[], at: number) => {
     const up = st(`UPDATE ${t} SET status = 'pending', attempts = attempts - 1, next_attempt_at = ?, locked_at = NULL, locked_by = NULL,
   lease_token = NULL, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'running'`);
@@ -415,6 +422,14 @@ WHERE id = ? AND lease_token = ? AND status = 'running'`);
     async claim(req) {
       const rows = claimTx.immediate({ now: now(req.now), kinds: JSON.stringify(req.kinds), limit: req.limit, worker: req.workerId, token: req.token, lease: req.leaseMs });
       return (rows as any[]).map((r) => ({ ...toTask(r), leaseToken: r.lease_token as string }));
+    },
+
+    async claimAndComplete(req) {
+      const { completed, rows } = claimAndCompleteTx.immediate(req.complete, {
+        now: now(req.now), kinds: JSON.stringify(req.kinds), limit: req.limit, worker: req.workerId, token: req.token, lease: req.leaseMs,
+      });
+      const claimed = (rows as any[]).map((r) => ({ ...toTask(r), leaseToken: r.lease_token as string }));
+      return { claimed, completed };
     },
 
     async complete(req) {

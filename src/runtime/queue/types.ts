@@ -65,6 +65,19 @@ export interface TaskStore {
   migrate(): Promise<void>;
   enqueue(rows: readonly NewTaskRow[], ctx: { now: StoreNow; client?: unknown }): Promise<EnqueueOutcome[]>;
   claim(req: { workerId: string; kinds: readonly string[]; limit: number; leaseMs: number; token: string; now: StoreNow }): Promise<ClaimedTask[]>;
+  /**
+   * Completes `complete` as `complete` does and claims as `claim` does, in one round trip and one
+   * commit. Optional: without it the queue sends the two separately.
+   */
+  claimAndComplete?(req: {
+    workerId: string;
+    kinds: readonly string[];
+    limit: number;
+    leaseMs: number;
+    token: string;
+    now: StoreNow;
+    complete: readonly { id: string; token: string }[];
+  }): Promise<{ claimed: ClaimedTask[]; completed: Set<string> }>;
   /** Completes the tasks whose lease token still matches; returns their ids. */
   complete(req: { tasks: readonly { id: string; token: string }[]; now: StoreNow }): Promise<Set<string>>;
   /** Puts claimed tasks that never started back to pending, undoing the claim's attempt count. */

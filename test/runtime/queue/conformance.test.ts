@@ -179,6 +179,50 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
     expect(await q.stats()).toMatchObject({ pending: 1 });
   });
 
+  it('refuses, naming the path, any payload JSON would silently change, and accepts what it carries whole', async () => {
+    const h = await fx.make();
+    const seen: unknown[] = [];
+    const q = queue(h, { handlers: { a: (p: unknown) => void seen.push(p) } });
+    class Money {
+      constructor(readonly cents: number) {}
+    }
+    const cyclic: Record<string, unknown> = { items: [] };
+    (cyclic.items as unknown[]).push({ back: cyclic });
+    const refused: [unknown, string][] = [
+      [{ f: () => 1 }, 'payload.f'],
+      [{ at: new Date(0) }, 'payload.at'],
+      [{ list: [1, undefined] }, 'payload.list[1]'],
+      [{ list: [1, , 3] }, 'payload.list[1]'],
+      [cyclic, 'payload.items[0].back'],
+      [{ n: NaN }, 'payload.n'],
+      [{ n: -Infinity }, 'payload.n'],
+      [{ big: 10n }, 'payload.big'],
+      [{ m: new Map([['a', 1]]) }, 'payload.m'],
+      [{ s: new Set([1]) }, 'payload.s'],
+      [{ amount: new Money(5) }, 'payload.amount'],
+      [{ 'order id': { s: Symbol('x') } }, 'payload["order id"].s'],
+      [{ [Symbol('hidden')]: 1 }, 'payload'],
+      [{ note: 'a\u0000b' }, 'payload.note'],
+      [{ note: 'x\ud800' }, 'payload.note'],
+      [Buffer.from('hi'), 'payload'],
+      [undefined, 'payload'],
+    ];
+    for (const [payload, path] of refused) {
+      const error = await q.enqueue('a', payload).then(() => undefined, (e: unknown) => e);
+      expect(error, `payload at ${path}`).toBeInstanceOf(TaskQueueError);
+      expect(error).toMatchObject({ code: 'PAYLOAD_NOT_JSON', path });
+      expect((error as Error).message).toContain(path);
+    }
+    expect(await q.stats()).toEqual({ pending: 0, running: 0, completed: 0, failed: 0 });
+    // What JSON carries whole goes through unchanged; an undefined property comes back absent.
+    const shared = { sku: 'A-1' };
+    const whole = { a: [shared, shared], nested: { n: -1.5, t: true, z: null, s: 'é😀' }, empty: {}, none: Object.assign(Object.create(null), { k: 1 }) };
+    await q.enqueue('a', whole);
+    await q.enqueue('a', { kept: 1, dropped: undefined });
+    expect(await q.runOnce()).toBe(2);
+    expect(seen).toEqual([{ a: [{ sku: 'A-1' }, { sku: 'A-1' }], nested: { n: -1.5, t: true, z: null, s: 'é😀' }, empty: {}, none: { k: 1 } }, { kept: 1 }]);
+  });
+
   it('checks the lease token: a worker that lost its lease cannot overwrite the new owner', async () => {
     const h = await fx.make();
     const clock = fakeClock();
@@ -349,6 +393,78 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
     await q.stop({ timeoutMs: 50 });
     expect(signal?.aborted).toBe(true);
     expect(await q.getTask(taskId)).toMatchObject({ status: 'running' });
+  });
+
+  it('times out a handler that never settles: signal aborted, attempt failed with HANDLER_TIMEOUT, lease given up', async () => {
+    const h = await fx.make();
+    const clock = fakeClock();
+    const errors: unknown[] = [];
+    let signal: AbortSignal | undefined;
+    let finishLate!: () => void;
+    const q = queue(h, {
+      clock: clock.now,
+      maxAttempts: 2,
+      baseDelayMs: 1000,
+      jitter: 0,
+      handlerTimeoutMs: 50,
+      onError: (e) => void errors.push(e),
+      handlers: {
+        hang: (_p, ctx) => {
+          signal = ctx.signal;
+          // Ignores its signal; settles much later, after the queue gave up on it.
+          return new Promise<void>((resolve) => (finishLate = resolve));
+        },
+      },
+    });
+    const { taskId } = await q.enqueue('hang', {});
+    // runOnce returns although the handler never settled.
+    expect(await q.runOnce()).toBe(1);
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toMatchObject({ code: 'HANDLER_TIMEOUT' });
+    const t = await q.getTask(taskId);
+    expect(t).toMatchObject({ status: 'pending', attempts: 1, lockedBy: null, lastError: expect.stringContaining('HANDLER_TIMEOUT') });
+    expect(t!.lastError).toContain('did not settle within handlerTimeoutMs (50 ms)');
+    expect(t!.nextAttemptAt.getTime()).toBe(T0 + 2000);
+    // The late outcome changes nothing and is reported.
+    finishLate();
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await q.getTask(taskId))!.status).toBe('pending');
+    expect(errors.some((e) => String((e as Error).message).includes('settled after its timeout'))).toBe(true);
+    // The last attempt timing out ends in FAILED like any other failure.
+    clock.advance(2000);
+    expect(await q.runOnce()).toBe(1);
+    expect(await q.getTask(taskId)).toMatchObject({ status: 'failed', attempts: 2, lastError: expect.stringContaining('HANDLER_TIMEOUT') });
+  });
+
+  it('completes and claims in one step when the store can, keeping the lease token check', async () => {
+    const h = await fx.make();
+    if (!h.store.claimAndComplete) throw new Error(`${fx.name} store should offer claimAndComplete`);
+    const clock = fakeClock();
+    const q = queue(h, { clock: clock.now, handlers: { k: () => undefined } });
+    const [a, b] = await q.enqueueMany([{ kind: 'k', payload: 1 }, { kind: 'k', payload: 2 }]);
+    const now = () => new Date(clock.now());
+    const first = await h.store.claim({ workerId: 'A', kinds: ['k'], limit: 2, leaseMs: 1000, token: 'tok-a', now: now() });
+    expect(first.map((x) => x.id)).toEqual([a!.taskId, b!.taskId]);
+    // A's lease on both expires; B takes the first one over.
+    clock.advance(1001);
+    const taken = await h.store.claim({ workerId: 'B', kinds: ['k'], limit: 1, leaseMs: 1000, token: 'tok-b', now: now() });
+    expect(taken.map((x) => x.id)).toEqual([a!.taskId]);
+    const c = await q.enqueue('k', 3);
+    // A completes both with its old token while claiming: only b (lease expired but not taken) is
+    // completed, never claimed again in the same step; c is claimed.
+    const step = await h.store.claimAndComplete({
+      workerId: 'A', kinds: ['k'], limit: 10, leaseMs: 1000, token: 'tok-a2', now: now(),
+      complete: [{ id: a!.taskId, token: 'tok-a' }, { id: b!.taskId, token: 'tok-a' }],
+    });
+    expect([...step.completed]).toEqual([b!.taskId]);
+    expect(step.claimed.map((x) => x.id)).toEqual([c.taskId]);
+    expect(step.claimed[0]).toMatchObject({ status: 'running', attempts: 1, lockedBy: 'A', leaseToken: 'tok-a2', payload: 3, alertedAt: null });
+    expect(step.claimed[0]!.nextAttemptAt.getTime()).toBe(step.claimed[0]!.lockedAt!.getTime() + 1000);
+    expect(await q.getTask(a!.taskId)).toMatchObject({ status: 'running', lockedBy: 'B' });
+    expect(await q.getTask(b!.taskId)).toMatchObject({ status: 'completed' });
+    // Nothing to complete and nothing due: both sets empty.
+    const idle = await h.store.claimAndComplete({ workerId: 'A', kinds: ['k'], limit: 10, leaseMs: 1000, token: 'tok-a3', now: now(), complete: [] });
+    expect(idle).toEqual({ claimed: [], completed: new Set() });
   });
 
   it('runs continuously after start(), waking up for new work', async () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTaskQueue, postgresSchemaSql, postgresStore, TaskQueueError } from '../../../src/runtime/index.js';
 import { startPostgres, type PgServer } from './pg-harness.js';
 
@@ -118,6 +118,62 @@ describe('postgresStore', () => {
     expect(await q.stats()).toEqual({ pending: 0, running: 0, completed: N, failed: 0 });
     expect(errors.length).toBeGreaterThan(0); // the outage was real and reported, not thrown
   }, 60_000);
+
+  it('upgrades a version-1 table: a key index that skips keyless tasks, a purge index of completed tasks only', async () => {
+    const table = 'v1_tasks';
+    // The table as version 1 of the schema created it, with a task already in it.
+    await pool.query(`CREATE TABLE ${table} (
+  id uuid PRIMARY KEY, kind text NOT NULL, payload jsonb NOT NULL,
+  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+  idempotency_key text UNIQUE, attempts integer NOT NULL DEFAULT 0, max_attempts integer NOT NULL CHECK (max_attempts >= 1),
+  next_attempt_at timestamptz NOT NULL, last_error text, locked_at timestamptz, locked_by text, lease_token text,
+  alerted_at timestamptz, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL);
+CREATE INDEX ${table}_due_idx ON ${table} (next_attempt_at, id) WHERE status IN ('pending', 'running');
+CREATE INDEX ${table}_alert_idx ON ${table} (next_attempt_at) WHERE status = 'failed' AND alerted_at IS NULL;
+CREATE INDEX ${table}_status_updated_idx ON ${table} (status, updated_at);
+CREATE TABLE ${table}_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+INSERT INTO ${table}_migrations (version) VALUES (1);
+INSERT INTO ${table} (id, kind, payload, idempotency_key, max_attempts, next_attempt_at, created_at, updated_at)
+  VALUES ('01900000-0000-7000-8000-000000000001', 'k', '{}', 'order-1', 10, now(), now(), now());`);
+    const q = createTaskQueue({ store: postgresStore({ pool, table }), ...quiet, handlers: { k: () => undefined } });
+    await q.migrate();
+    const indexes = (await pool.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 ORDER BY indexname`, [table])).rows;
+    expect(indexes.map((i) => i.indexname)).toEqual([`${table}_alert_idx`, `${table}_completed_idx`, `${table}_due_idx`, `${table}_key_idx`, `${table}_pkey`]);
+    expect(indexes.find((i) => i.indexname === `${table}_key_idx`)?.indexdef).toMatch(/UNIQUE.*WHERE \(idempotency_key IS NOT NULL\)/);
+    expect(indexes.find((i) => i.indexname === `${table}_completed_idx`)?.indexdef).toMatch(/WHERE \(status = 'completed'::text\)/);
+    // The key still deduplicates, against the task that was there before the upgrade too.
+    expect(await q.enqueue('k', {}, { idempotencyKey: 'order-1' })).toEqual({ taskId: '01900000-0000-7000-8000-000000000001', created: false });
+    const again = await q.enqueue('k', {}, { idempotencyKey: 'order-2' });
+    expect(await q.enqueue('k', {}, { idempotencyKey: 'order-2' })).toEqual({ taskId: again.taskId, created: false });
+    expect(await q.runOnce()).toBe(2);
+    expect(await q.purgeCompleted({ olderThanMs: 0 })).toBe(2);
+  });
+
+  it('works without prepared statements, for poolers that do not keep them', async () => {
+    const table = 'unprepared_tasks';
+    // One connection, so the check below sees the session every statement ran in.
+    const single = new pg.Pool({ connectionString, max: 1 });
+    try {
+      const q = createTaskQueue({ store: postgresStore({ pool: single, table, preparedStatements: false }), ...quiet, handlers: { k: () => undefined } });
+      await q.enqueueMany(Array.from({ length: 30 }, (_, i) => ({ kind: 'k', payload: i })));
+      while ((await q.runOnce()) > 0);
+      expect(await q.stats()).toMatchObject({ completed: 30 });
+      const named = await single.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'safe_retry_%'`);
+      expect(named.rows[0].n).toBe(0);
+    } finally {
+      await single.end();
+    }
+  });
+
+  it('analyses a never-analysed table once it finds a backlog, so claims walk the due index', async () => {
+    const table = 'fresh_tasks';
+    const q = createTaskQueue({ store: postgresStore({ pool, table }), ...quiet, batchSize: 10, handlers: { k: () => undefined } });
+    await q.enqueueMany(Array.from({ length: 200 }, (_, i) => ({ kind: 'k', payload: i })));
+    const analysed = async () => (await pool.query(`SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL AS done FROM pg_stat_user_tables WHERE relname = $1`, [table])).rows[0]?.done === true;
+    expect(await analysed()).toBe(false);
+    await q.runOnce();
+    await vi.waitFor(async () => expect(await analysed()).toBe(true), { timeout: 20_000, interval: 100 });
+  });
 
   it('publishes its schema as SQL and rejects table names that are not plain identifiers', () => {
     expect(postgresSchemaSql({ table: 'jobs', schema: 'app' })).toContain('CREATE TABLE IF NOT EXISTS "app"."jobs"');
