@@ -41,18 +41,29 @@ export function createDeclarationReader(services: Services) {
 
   return function declarationOf(callee: TSESTree.Node): DeclarationFacts | undefined {
     const t = typescript();
-    let tsNode = services.esTreeNodeToTSNodeMap.get(callee);
-    if (!tsNode) return undefined;
-    if (t.isPropertyAccessExpression(tsNode)) tsNode = tsNode.name;
-    let symbol = checker.getSymbolAtLocation(tsNode);
-    if (symbol && symbol.flags & t.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-    const decl = symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+    const decl = declarationNode(callee, t);
     if (!decl) return undefined;
     if (cache.has(decl)) return cache.get(decl);
     const facts = read(decl, t);
     cache.set(decl, facts);
     return facts;
   };
+
+  function declarationNode(callee: TSESTree.Node, t: typeof TS): TS.Declaration | undefined {
+    // The checker is TypeScript's, with its own bugs: in one CI run it threw from symbolToNode while
+    // building a module specifier for a NodeNext project (a baseUrl it read as undefined). What the
+    // checker cannot answer is unknown, as for any value the model cannot resolve.
+    try {
+      let tsNode = services.esTreeNodeToTSNodeMap.get(callee);
+      if (!tsNode) return undefined;
+      if (t.isPropertyAccessExpression(tsNode)) tsNode = tsNode.name;
+      let symbol = checker.getSymbolAtLocation(tsNode);
+      if (symbol && symbol.flags & t.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+      return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+    } catch {
+      return undefined;
+    }
+  }
 
   function read(decl: TS.Declaration, t: typeof TS): DeclarationFacts | undefined {
     const fn = functionOf(decl, t);

@@ -6,6 +6,7 @@ import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 import plugin from '../../src/index.js';
+import { createDeclarationReader } from '../../src/analysis/type-aware.js';
 
 const cwd = new URL('../fixtures/typed/', import.meta.url).pathname;
 
@@ -47,4 +48,17 @@ describe('type-aware layer', () => {
   it('falls back to the syntax when the type-checked preset runs without type information', async () => {
     expect(await lint('recommended-type-checked', false)).toEqual(['7:safe-retry/no-unsafe-write-retry']);
   }, 60_000);
+
+  it('treats a checker that throws as unknown instead of crashing the rule', () => {
+    const fail = () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'includes')");
+    };
+    const tsNode = { kind: 80 };
+    const services = {
+      program: { getTypeChecker: () => ({ getSymbolAtLocation: fail, getAliasedSymbol: fail }) },
+      esTreeNodeToTSNodeMap: { get: () => tsNode },
+    };
+    const declarationOf = createDeclarationReader(services as never);
+    expect(declarationOf({ type: 'Identifier', name: 'syncLedger' } as never)).toBeUndefined();
+  });
 });
