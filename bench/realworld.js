@@ -175,7 +175,14 @@ for (const [repo, paths] of labelledFiles(sites)) {
   for (const path of [...paths].sort()) {
     linted++;
     try {
-      const [result] = await linterFor(sourceTypeOf(dir, path)).lintFiles([join(dir, path)]);
+      const sourceType = sourceTypeOf(dir, path);
+      let [result] = await linterFor(sourceType).lintFiles([join(dir, path)]);
+      // Bundled application code (Next.js, Create React App, Vite) writes ES modules in .js files of a
+      // package without "type": "module"; a user's ESLint parses .js as a module by default. A file that
+      // does not parse as its package's module system is linted as the other one.
+      if (result.messages.some((m) => m.fatal && /sourceType|import' and 'export|'return' outside/.test(m.message))) {
+        [result] = await linterFor(sourceType === 'module' ? 'commonjs' : 'module').lintFiles([join(dir, path)]);
+      }
       for (const m of result.messages) {
         if (m.fatal) unparsed.push({ repo, path, line: m.line, message: m.message });
         else if (m.ruleId?.startsWith(PREFIX)) findings.push({ repo, path, line: m.line, column: m.column, endLine: m.endLine, rule: m.ruleId.slice(PREFIX.length), message: m.message });
