@@ -373,6 +373,64 @@ describe('the caller stops waiting at once, whatever the operation does', () => 
     expect(giveUps).toMatchObject([{ reason: 'deadline', attempts: 1, idempotencyKey: 'order-7:capture' }]);
   });
 
+  it("rejects with the caller's reason the moment the caller aborts during a retry that ignores its signal", async () => {
+    const order: string[] = [];
+    const controller = new AbortController();
+    let calls = 0;
+    const start = Date.now();
+    let rejectedAt: number | undefined;
+    const pending = createRetryPolicy({ random: () => 0 })
+      .read(
+        () => {
+          calls++;
+          return calls === 1 ? Promise.reject(transient()) : deaf(3000, order)();
+        },
+        { signal: controller.signal },
+      )
+      .catch((error: unknown) => {
+        rejectedAt = Date.now() - start;
+        order.push('policy rejected');
+        throw error;
+      });
+    const outcome = settle(pending);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(calls).toBe(2);
+    const reason = new Error('user left');
+    controller.abort(reason);
+    await vi.runAllTimersAsync();
+    expect(await outcome).toEqual({ ok: false, error: reason });
+    expect(order).toEqual(['policy rejected', 'operation settled']);
+    expect(rejectedAt).toBe(200);
+    expect(calls).toBe(2);
+  });
+
+  it('rejects the moment the deadline passes during a retry that ignores its signal', async () => {
+    const order: string[] = [];
+    const giveUps: GiveUpEvent[] = [];
+    let calls = 0;
+    const start = Date.now();
+    let rejectedAt: number | undefined;
+    const outcome = settle(
+      createRetryPolicy({ deadlineMs: 2000, random: () => 0, onGiveUp: (e) => giveUps.push(e) })
+        .write({ idempotencyKey: 'order-8:capture' }, () => {
+          calls++;
+          return calls === 1 ? Promise.reject(transient()) : deaf(10_000, order)();
+        })
+        .finally(() => {
+          rejectedAt = Date.now() - start;
+          order.push('policy rejected');
+        }),
+    );
+    await vi.runAllTimersAsync();
+    const result = await outcome;
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect((result.error as DOMException).name).toBe('TimeoutError');
+    expect(order).toEqual(['policy rejected', 'operation settled']);
+    expect(rejectedAt).toBe(2000);
+    expect(calls).toBe(2);
+    expect(giveUps).toMatchObject([{ reason: 'deadline', attempts: 2, idempotencyKey: 'order-8:capture' }]);
+  });
+
   it('moves on to the next attempt when an attempt timeout passes, and cancels the abandoned body', async () => {
     const cancel = vi.fn(async () => {});
     let calls = 0;

@@ -64,6 +64,37 @@ describe('postgresStore', () => {
     await other.end();
   });
 
+  it('skips rows another transaction has locked instead of waiting for them (SKIP LOCKED), in claim and claimAndComplete', async () => {
+    const table = 'skip_tasks';
+    // A claim that waited for the lock would fail with lock_timeout instead of hanging the test.
+    const impatient = new pg.Pool({ connectionString, max: 2, options: '-c lock_timeout=3000' });
+    impatient.on('error', () => undefined);
+    const store = postgresStore({ pool: impatient, table });
+    const q = createTaskQueue({ store, ...quiet, handlers: { k: () => undefined } });
+    const at = Date.now() - 60_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await q.enqueue('k', i, { runAt: at + i })).taskId);
+    const locker = await pool.connect();
+    try {
+      await locker.query('BEGIN');
+      // The first due task, held as a concurrent claim (or anything else) would hold it.
+      await locker.query(`SELECT id FROM ${table} WHERE id = $1 FOR UPDATE`, [ids[0]]);
+      const req = { workerId: 'A', kinds: ['k'], leaseMs: 60_000, now: undefined };
+      const first = await store.claim({ ...req, limit: 2, token: 'tok-1' });
+      expect(first.map((t) => t.id)).toEqual([ids[1], ids[2]]);
+      const step = await store.claimAndComplete!({ ...req, limit: 10, token: 'tok-2', complete: [{ id: ids[1]!, token: 'tok-1' }] });
+      expect([...step.completed]).toEqual([ids[1]]);
+      expect(step.claimed.map((t) => t.id)).toEqual([ids[3]]);
+      await locker.query('COMMIT');
+      const last = await store.claim({ ...req, limit: 10, token: 'tok-3' });
+      expect(last.map((t) => t.id)).toEqual([ids[0]]);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      locker.release();
+      await impatient.end();
+    }
+  });
+
   it('computes the next attempt with the database clock in the failing UPDATE', async () => {
     const table = 'clock_tasks';
     const q = createTaskQueue({ store: postgresStore({ pool, table }), ...quiet, baseDelayMs: 1000, jitter: 0.2, handlers: { f: () => { throw new Error('503'); } } });
