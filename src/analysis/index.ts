@@ -11,7 +11,7 @@ import { OptionsView } from './options.js';
 import { createEvaluator, constInitializer, type Evaluator } from './static-value.js';
 import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites } from './hand-written.js';
-import { createOperationAnalysis, type OperationAnalysis } from './operations.js';
+import { createOperationAnalysis, type OperationAnalysis } from './operations/index.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, type FileEnvironment } from './wrappers/index.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
@@ -120,7 +120,7 @@ export function buildModel(
   } catch (error) {
     reportInternalError('wrappers', sourceCode, error);
   }
-  const operations = createOperationAnalysis(context, () => sites, settings, (id) => lookup.byId.get(id)?.attemptParameter);
+  const operations = createOperationAnalysis(context, () => sites, settings, libraries);
   return { sites, imports, evaluator, context, operations };
 }
 
@@ -128,7 +128,6 @@ interface CatalogueLookup {
   readonly byModule: ReadonlyMap<string, readonly LibraryDescriptor[]>;
   /** Descriptors that recognise families of modules by a test (`@aws-sdk/client-*`). */
   readonly matchers: readonly LibraryDescriptor[];
-  readonly byId: ReadonlyMap<string, LibraryDescriptor>;
 }
 
 const lookups = new WeakMap<readonly LibraryDescriptor[], CatalogueLookup>();
@@ -147,7 +146,7 @@ function catalogueLookup(libraries: readonly LibraryDescriptor[]): CatalogueLook
   // A module named by one descriptor may still be matched by another's test.
   const matchers = libraries.filter((l) => l.matchModule);
   for (const [m, list] of byModule) for (const l of matchers) if (!list.includes(l) && l.matchModule!(m)) list.push(l);
-  lookup = { byModule, matchers, byId: new Map(libraries.map((l) => [l.id, l])) };
+  lookup = { byModule, matchers };
   lookups.set(libraries, lookup);
   return lookup;
 }

@@ -35,6 +35,14 @@ export interface LibraryDescriptor {
    * the runtime's `{ attempt }`): a key derived from it is a new key per attempt.
    */
   readonly attemptParameter?: { readonly index: number; readonly property?: string };
+
+  // ---- What the operation analysis reads about calls made through the library.
+
+  /**
+   * The client a client-level site configures is itself callable (`api(url)` sends a request:
+   * got, ky, axios, a fetch-retry fetch), so bare calls of it are operations too.
+   */
+  readonly callableClient?: boolean;
 }
 
 /** The call whose callee is exactly this use: `pRetry(...)`, `got.extend(...)`. */

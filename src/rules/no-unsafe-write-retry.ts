@@ -4,7 +4,7 @@ import { getRetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
 import { isFunctionNode } from '../analysis/library.js';
 import type { RetrySite } from '../analysis/model.js';
-import type { Operation } from '../analysis/operations.js';
+import type { Operation } from '../analysis/operations/index.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ allowIdempotentMethods?: boolean }];

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
-import { inside, type IdempotencyKey } from '../analysis/operations.js';
+import { inside, type IdempotencyKey } from '../analysis/operations/index.js';
 import { findVariable } from '../analysis/static-value.js';
 import { createRule } from '../util/create-rule.js';
 

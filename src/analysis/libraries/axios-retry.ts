@@ -29,6 +29,7 @@ const BUILT_IN_CONDITIONS = new Set([
  */
 export const axiosRetry: LibraryDescriptor = {
   id: MODULE,
+  callableClient: true,
   modules: [MODULE],
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -21,6 +21,7 @@ const KEYS = ['retries', 'retryDelay', 'retryOn'];
  */
 export const fetchRetry: LibraryDescriptor = {
   id: MODULE,
+  callableClient: true,
   modules: [MODULE],
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -21,6 +21,7 @@ const RETRIED_METHODS = ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'QU
  */
 export const got: LibraryDescriptor = {
   id: MODULE,
+  callableClient: true,
   modules: [MODULE],
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -24,6 +24,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  */
 export const ky: LibraryDescriptor = {
   id: MODULE,
+  callableClient: true,
   modules: [MODULE],
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -9,7 +9,7 @@ import type { RetryModel } from '../index.js';
 import type { ImportTable } from '../imports.js';
 import type { AnalysisContext } from '../library.js';
 import type { RetrySite } from '../model.js';
-import type { OperationAnalysis, OperationFacts } from '../operations.js';
+import type { OperationAnalysis, OperationFacts } from '../operations/index.js';
 import { OptionsView } from '../options.js';
 import { createEvaluator } from '../static-value.js';
 import { readResilience4jYaml, type YamlProblem } from './resilience4j.js';

@@ -1,0 +1,150 @@
+/**
+ * THE place that decides what a call inside a retry is: a read, an idempotent write, a write, or
+ * not an operation at all. Evidence, strongest first:
+ *   1. an HTTP request whose method is known (`fetch(url, { method: 'POST' })`, `axios.post`);
+ *   2. an SDK call its descriptor classifies (Stripe, AWS);
+ *   3. the project's settings (`writeFunctions`, `readFunctions`);
+ *   4. with type information, the callee's declaration (`@idempotent`, the HTTP method it sends);
+ *   5. the team's own helper, followed one or two levels: its body decides;
+ *   6. the callee's verb (`createOrder`, `chargeCard`), only for a call made right in the retried
+ *      code whose promise the code waits on.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { Node } from '../model.js';
+import { propertyKey, unwrap } from '../static-value.js';
+import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
+import type { HttpReader } from './http.js';
+import type { KeyReader } from './keys.js';
+import type { Operation, OperationKind, Variable } from './types.js';
+import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, verbOf } from './vocabulary.js';
+
+type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
+
+export interface Classifier {
+  /**
+   * What `call` is. `attemptVars` are the variables that change per attempt (for keys), `scope` the
+   * retried code, `depth` how many helpers deep the call was found (0: in the retried code).
+   */
+  classify(call: AnyCall, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined;
+  /** Every operation inside the retried code, in source order. */
+  operationsIn(scope: Node, attemptVars: Set<Variable>): Operation[];
+}
+
+const STRIPE_WRITE = /^(create|update|confirm|capture|pay|finalize|send|void|cancel|refund|attach|detach|apply|verify|reject|approve|close|reopen|mark|accept|increment|decrement|submit|reverse|expire|resume|pause|del)/;
+const STRIPE_READ = /^(retrieve|list|search|preview)/;
+const AWS_WRITE = /^(Put|Create|Send|Update|Start|Publish|Post|Invoke|Write|Copy|Upload|Complete|Add|Register|Run|Execute|Batch(?!Get)|Transact(?!Get)|Import|Attach|Associate|Modify|Increment|Restore|Tag|Untag|Enable|Disable|Set|Reset|Request|Submit|Send)/;
+const AWS_IDEMPOTENT = /^(Delete|Remove|Stop|Terminate|Cancel|Abort|Detach|Disassociate|Deregister|Purge)/;
+const AWS_READ = /^(Get|List|Describe|Query|Scan|Head|Select|BatchGet|TransactGet|Lookup|Search|Check|Validate|Estimate|Preview|Download|Receive|Test)/;
+
+export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyReader): Classifier {
+  const { ctx } = file;
+
+  function classify(call: AnyCall, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
+    if (call.type === T.NewExpression) return undefined; // constructors build requests; the call sends them
+    const label = callLabel(call, ctx);
+    const key = () => keys.keyOf(call, attemptVars, scope);
+    const request = http.requestOf(call);
+    if (request) {
+      const { method } = request;
+      const shown = method && method !== 'GET' && !/\.(post|put|patch|delete|del)\(/i.test(label) ? `${label} (${method})` : label;
+      return { node: call, label: shown, kind: kindOfMethod(method), evidence: 'http', method, key: key() };
+    }
+    const sdk = sdkOperation(call);
+    if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey };
+    const name = calleeText(call.callee);
+    if (name && file.words().writeFunctions.has(name)) return { node: call, label, kind: 'write', evidence: 'settings', key: key() };
+    if (name && file.words().readFunctions.has(name)) return { node: call, label, kind: 'read', evidence: 'settings' };
+    const declared = depth === 0 ? byDeclaration(call, label, key) : undefined;
+    if (declared) return declared;
+    const local = localFunction(call.callee, ctx);
+    if (local) {
+      if (isMarkedIdempotent(local, ctx)) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
+      const followed = depth < 2 ? throughHelper(call, local, label, attemptVars, scope, depth) : undefined;
+      if (followed) return followed;
+    }
+    // A verb is weak evidence: trust it only for a call made right in the retried code whose
+    // promise the code waits on (remote operations are awaited; createHash() and
+    // addEventListener() are not), never inside helpers followed from there.
+    if (depth > 0 || !awaited(call) || NOT_OPERATIONS.test(name ?? '')) return undefined;
+    const verb = verbOf(call.callee);
+    if (!verb) return undefined;
+    if (file.words().writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key() };
+    if (IDEMPOTENT_VERBS.has(verb)) return { node: call, label, kind: 'idempotent-write', evidence: 'verb', key: key() };
+    if (file.words().readVerbs.has(verb)) return { node: call, label, kind: 'read', evidence: 'verb' };
+    return undefined;
+  }
+
+  /** With type information: `@idempotent` on the declaration, or the HTTP methods its body sends. */
+  function byDeclaration(call: TSESTree.CallExpression, label: string, key: () => Operation['key']): Operation | undefined {
+    const decl = file.declarationOf?.(call.callee);
+    if (!decl) return undefined;
+    if (decl.idempotent) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
+    if (decl.methods.length === 0) return undefined;
+    const kinds = decl.methods.map(kindOfMethod);
+    const kind = kinds.includes('write') ? 'write' : kinds.includes('idempotent-write') ? 'idempotent-write' : 'read';
+    const method = decl.methods.find((m) => kindOfMethod(m) === kind);
+    return { node: call, label: kind === 'read' ? label : `${label} (${method})`, kind, evidence: 'http', method, key: key() };
+  }
+
+  /** The team's own helper, followed one or two levels: its body decides. */
+  function throughHelper(call: TSESTree.CallExpression, local: TSESTree.FunctionLike, label: string, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
+    const inner: Operation[] = [];
+    for (const c of file.callsIn(local)) {
+      const op = classify(c, new Set(), local, depth + 1);
+      if (op) inner.push(op);
+    }
+    const worst = inner.find((o) => o.kind === 'write') ?? inner.find((o) => o.kind === 'idempotent-write');
+    if (worst) {
+      const outerKey = worst.key ? keys.mapKeyToCall(worst.key, local, call, attemptVars, scope) : keys.keyOf(call, attemptVars, scope);
+      return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key: outerKey, autoKey: worst.autoKey };
+    }
+    if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence };
+    return undefined;
+  }
+
+  function sdkOperation(call: TSESTree.CallExpression): { kind: OperationKind; autoKey?: string } | undefined {
+    const callee = unwrap(call.callee);
+    if (callee.type !== T.MemberExpression) return undefined;
+    const method = propertyKey(callee, () => undefined);
+    if (!method) return undefined;
+    // AWS SDK v3: client.send(new PutObjectCommand(input)).
+    if (method === 'send') {
+      const arg = call.arguments[0] ? unwrap(call.arguments[0]) : undefined;
+      const command = arg?.type === T.NewExpression ? arg : arg?.type === T.Identifier ? ctx.evaluator.resolve(arg) : undefined;
+      if (command?.type === T.NewExpression) {
+        const ref = ctx.imports.resolve(command.callee);
+        if (ref && (ref.module.startsWith('@aws-sdk/') || ref.module.startsWith('@smithy/'))) {
+          const name = ref.path.replace(/Command$/, '');
+          const kind: OperationKind = AWS_READ.test(name) ? 'read' : AWS_IDEMPOTENT.test(name) ? 'idempotent-write' : AWS_WRITE.test(name) ? 'write' : 'unknown';
+          return { kind, autoKey: kind === 'write' ? 'aws' : undefined };
+        }
+      }
+    }
+    // Stripe: stripe.paymentIntents.create(params, { idempotencyKey }).
+    let root: Node = callee;
+    while (root.type === T.MemberExpression) root = unwrap(root.object);
+    if (root.type === T.Identifier || root.type === T.ThisExpression) {
+      const init = root.type === T.Identifier ? ctx.evaluator.resolve(root) : undefined;
+      const ctor = init?.type === T.NewExpression || init?.type === T.CallExpression ? ctx.imports.resolve(init.callee) : undefined;
+      if (ctor?.module === 'stripe') {
+        if (STRIPE_READ.test(method)) return { kind: 'read' };
+        if (method === 'del') return { kind: 'idempotent-write' };
+        if (STRIPE_WRITE.test(method)) return { kind: 'write', autoKey: 'stripe' };
+        return { kind: 'unknown' };
+      }
+    }
+    return undefined;
+  }
+
+  function operationsIn(scope: Node, attemptVars: Set<Variable>): Operation[] {
+    const out: Operation[] = [];
+    for (const call of file.callsIn(scope)) {
+      const op = classify(call, attemptVars, scope, 0);
+      if (op) out.push(op);
+    }
+    return out;
+  }
+
+  return { classify, operationsIn };
+}

@@ -1,0 +1,86 @@
+/**
+ * What a retry site repeats: the operations inside its retried function (or sent through its
+ * client), whether each is a read or a write, the idempotency key it carries and whether that
+ * key survives from one attempt to the next. Computed lazily per site, cached with the model.
+ *
+ * The parts: `file` (per-file facts and words), `classify` (is this call a write?), `http`,
+ * `keys` (idempotency keys), `layers` (clients, nested retries, breakers), `vocabulary`.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import type { AnalysisContext, LibraryDescriptor } from '../library.js';
+import { functionOf, isFunctionNode } from '../library.js';
+import type { Node, RetrySite } from '../model.js';
+import type { SafeRetrySettings } from '../settings.js';
+import { createClassifier } from './classify.js';
+import { createFileFacts } from './file.js';
+import { createHttpReader } from './http.js';
+import { createKeyReader } from './keys.js';
+import { createLayerReader } from './layers.js';
+import type { Operation, OperationAnalysis, OperationFacts, OperationGroup } from './types.js';
+
+export type * from './types.js';
+export { inside } from './file.js';
+
+export function createOperationAnalysis(
+  ctx: AnalysisContext,
+  sites: () => readonly RetrySite[],
+  settings: SafeRetrySettings,
+  libraries: readonly LibraryDescriptor[],
+): OperationAnalysis {
+  const cache = new WeakMap<RetrySite, OperationFacts>();
+  const file = createFileFacts(ctx, settings, libraries);
+  const http = createHttpReader(file);
+  const keys = createKeyReader(file);
+  const classifier = createClassifier(file, http, keys);
+  const layers = createLayerReader(file, sites, classifier);
+
+  function facts(site: RetrySite): OperationFacts {
+    let f = cache.get(site);
+    if (!f) {
+      f = compute(site);
+      cache.set(site, f);
+    }
+    return f;
+  }
+
+  function compute(site: RetrySite): OperationFacts {
+    const groups: OperationGroup[] = [];
+    let fn: TSESTree.FunctionLike | undefined;
+    if (site.executions?.length) {
+      for (const execution of site.executions) {
+        const scope = functionOf(execution.operation, ctx);
+        groups.push({
+          scope,
+          execution,
+          engineKey: execution.method === 'write' ? keys.engineKeyOf(execution, scope) : undefined,
+          operations: scope ? classifier.operationsIn(scope, keys.attemptVariables(site, scope)) : [],
+        });
+      }
+      fn = groups[0]?.scope as TSESTree.FunctionLike | undefined;
+    } else if (site.clientLevel) {
+      const operations = layers.callsThroughClient(site).map((c) => classifier.classify(c, new Set(), undefined, 0)).filter((op): op is Operation => !!op);
+      groups.push({ scope: undefined, operations });
+    } else {
+      const scope = scopeOf(site);
+      if (scope) {
+        fn = isFunctionNode(scope) ? scope : undefined;
+        groups.push({ scope, operations: classifier.operationsIn(scope, keys.attemptVariables(site, scope)) });
+      }
+    }
+    const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
+    return { fn, httpCalls: scopes.flatMap(http.callsIn), groups, nested: scopes.flatMap((s) => layers.nestedIn(site, s)) };
+  }
+
+  function scopeOf(site: RetrySite): Node | undefined {
+    const fn = functionOf(site.operation, ctx);
+    if (fn) return fn;
+    if (site.library === 'hand-written') return site.node;
+    return undefined;
+  }
+
+  return {
+    facts,
+    clientSitesOf: layers.clientSitesOf,
+    breakerOf: (site) => layers.breakerOf(site, facts(site).groups),
+  };
+}

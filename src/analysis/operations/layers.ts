@@ -1,0 +1,121 @@
+/**
+ * Retry layers around and under a site: the clients a retry configuration applies to (and the calls
+ * sent through them), other retries nested inside the retried code, and the circuit breaker a site
+ * is composed with.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { functionOf } from '../library.js';
+import type { Node, RetrySite } from '../model.js';
+import { findVariable, propertyKey, unwrap } from '../static-value.js';
+import type { Classifier } from './classify.js';
+import { callLabel, inside, type FileFacts } from './file.js';
+import type { NestedRetry, OperationGroup, Variable } from './types.js';
+
+export interface LayerReader {
+  clientSitesOf(call: Node): readonly RetrySite[];
+  /** The calls sent through the client a client-level site configures. */
+  callsThroughClient(site: RetrySite): TSESTree.CallExpression[];
+  nestedIn(site: RetrySite, scope: Node): NestedRetry[];
+  breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined;
+}
+
+export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier): LayerReader {
+  const { ctx } = file;
+  let clientMap: Map<Variable, RetrySite[]> | undefined;
+
+  function clientVariables(): Map<Variable, RetrySite[]> {
+    if (clientMap) return clientMap;
+    const map = new Map<Variable, RetrySite[]>();
+    const add = (v: Variable | undefined, site: RetrySite) => {
+      if (!v) return;
+      const list = map.get(v) ?? [];
+      list.push(site);
+      map.set(v, list);
+    };
+    for (const site of sites()) {
+      if (!site.clientLevel || site.executions) continue;
+      const parent = site.node.parent;
+      if (parent?.type === T.VariableDeclarator && parent.init === site.node && parent.id.type === T.Identifier) {
+        add(ctx.sourceCode.getDeclaredVariables(parent)[0], site);
+      }
+      const target = site.operation && unwrap(site.operation);
+      if (target?.type === T.Identifier) add(findVariable(ctx.evaluator.scopeOf(target), target.name), site);
+    }
+    return (clientMap = map);
+  }
+
+  function clientSitesOf(call: Node): readonly RetrySite[] {
+    if (call.type !== T.CallExpression) return [];
+    let root: Node = unwrap(call.callee);
+    while (root.type === T.MemberExpression || root.type === T.CallExpression) {
+      root = unwrap(root.type === T.MemberExpression ? root.object : root.callee);
+    }
+    if (root.type !== T.Identifier) return [];
+    const v = findVariable(ctx.evaluator.scopeOf(root), root.name);
+    return (v && clientVariables().get(v)) ?? [];
+  }
+
+  function callsThroughClient(site: RetrySite): TSESTree.CallExpression[] {
+    const out: TSESTree.CallExpression[] = [];
+    // `api(url)` sends a request only when the client itself is callable (got, ky, a fetch-retry fetch).
+    const callable = file.descriptorOf(site.library)?.callableClient === true;
+    for (const [v, list] of clientVariables()) {
+      if (!list.includes(site)) continue;
+      for (const ref of v.references) {
+        let n: Node = ref.identifier as Node;
+        while (n.parent?.type === T.MemberExpression && n.parent.object === n) n = n.parent;
+        if (n.parent?.type === T.CallExpression && n.parent.callee === n && (n !== ref.identifier || callable)) out.push(n.parent);
+      }
+    }
+    return out;
+  }
+
+  function nestedIn(site: RetrySite, scope: Node): NestedRetry[] {
+    const out: NestedRetry[] = [];
+    for (const other of sites()) {
+      if (other === site || !inside(scope, other.node) || other.kind === 'durable') continue;
+      const a = other.attempts.value;
+      if (typeof a !== 'number' || a <= 1) continue;
+      out.push({ node: other.reportNode, label: other.label, attempts: a, site: other });
+    }
+    for (const call of file.callsIn(scope)) {
+      for (const client of clientSitesOf(call)) {
+        const a = client.attempts.value;
+        if (typeof a !== 'number' || a <= 1) continue;
+        const op = classifier.classify(call, new Set(), scope, 2);
+        // Clients that only retry idempotent methods do not repeat this write.
+        if (op?.kind === 'write' && client.retriesWrites?.value !== true) continue;
+        out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
+      }
+    }
+    return out;
+  }
+
+  function breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined {
+    if (site.breaker) return site.breaker;
+    // opossum: the breaker fires inside the retried code, or the retry runs inside the breaker's action.
+    for (const group of groups) {
+      if (!group.scope) continue;
+      for (const call of file.callsIn(group.scope)) {
+        const callee = unwrap(call.callee);
+        if (callee.type === T.MemberExpression && propertyKey(callee, () => undefined) === 'fire' && isOpossum(callee.object)) return call;
+      }
+    }
+    for (const ctor of ctx.nodesOfType(T.NewExpression)) {
+      const ref = ctx.imports.resolve(ctor.callee);
+      if (ref?.module !== 'opossum') continue;
+      const action = ctor.arguments[0];
+      const fn = action && functionOf(action, ctx);
+      if (fn && inside(fn, site.node)) return ctor;
+    }
+    return undefined;
+  }
+
+  function isOpossum(node: Node): boolean {
+    const init = ctx.evaluator.resolve(node);
+    return init.type === T.NewExpression && ctx.imports.resolve(init.callee)?.module === 'opossum';
+  }
+
+  return { clientSitesOf, callsThroughClient, nestedIn, breakerOf };
+}

@@ -1,0 +1,75 @@
+/** The facts the operation analysis gives rules: what a retry site repeats, its keys and layers. */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { Execution, Node, RetrySite } from '../model.js';
+
+export type Variable = TSESLint.Scope.Variable;
+
+export type OperationKind = 'read' | 'idempotent-write' | 'write' | 'unknown';
+
+export interface IdempotencyKey {
+  /** The property that carries the key (`'Idempotency-Key': key`, `idempotencyKey: key`). */
+  readonly node: Node;
+  /** Its value expression. */
+  readonly value: Node;
+  /** `fresh`: a new value on every attempt; `stable`: provably the same; `unknown` otherwise. */
+  readonly stability: 'stable' | 'fresh' | 'unknown';
+  /** The expression that makes it new per attempt (`randomUUID()`, `Date.now()`, the attempt number). */
+  readonly freshSource?: Node | undefined;
+}
+
+export interface Operation {
+  /** The call a person sees inside the retry. */
+  readonly node: TSESTree.CallExpression | TSESTree.NewExpression;
+  readonly label: string;
+  readonly kind: OperationKind;
+  /** How the kind was decided. */
+  readonly evidence: 'http' | 'sdk' | 'verb' | 'jsdoc' | 'settings';
+  readonly method?: string | undefined;
+  readonly key?: IdempotencyKey | undefined;
+  /**
+   * The id of the SDK that makes its own key per call (Stripe, AWS): an outer retry makes a new
+   * call, so a new key.
+   */
+  readonly autoKey?: string | undefined;
+}
+
+export interface HttpCall {
+  readonly node: TSESTree.CallExpression;
+  /** The client's descriptor id (`axios`, `got`, `ky`, `superagent`, `ofetch`), or `fetch` for fetch-like calls. */
+  readonly client: string;
+  /** True when the call rejects on a 4xx response by itself, or the code throws on `!res.ok`. */
+  readonly throwsOnClientError: boolean;
+}
+
+export interface OperationGroup {
+  /** The retried function, loop or recursive function; undefined for calls through a client. */
+  readonly scope: Node | undefined;
+  readonly execution?: Execution | undefined;
+  /** A key given to the retry engine itself (the runtime's `write({ idempotencyKey })`). */
+  readonly engineKey?: IdempotencyKey | undefined;
+  readonly operations: readonly Operation[];
+}
+
+/** Another retry layer under this one. */
+export interface NestedRetry {
+  readonly node: Node;
+  readonly label: string;
+  readonly attempts: number;
+  /** The site of the inner layer, when it is one of this file's retry sites. */
+  readonly site?: RetrySite | undefined;
+}
+
+export interface OperationFacts {
+  readonly fn: TSESTree.FunctionLike | undefined;
+  readonly httpCalls: readonly HttpCall[];
+  readonly groups: readonly OperationGroup[];
+  readonly nested: readonly NestedRetry[];
+}
+
+export interface OperationAnalysis {
+  facts(site: RetrySite): OperationFacts;
+  /** The retry sites whose configuration makes `call`'s client retry (axios-retry on `api`, `new S3Client`). */
+  clientSitesOf(call: Node): readonly RetrySite[];
+  /** Whether a circuit breaker is composed with the site (cockatiel wrap, runtime `breaker`, opossum). */
+  breakerOf(site: RetrySite): Node | undefined;
+}
