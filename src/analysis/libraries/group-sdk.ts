@@ -5,12 +5,15 @@ import { awsSdkV3 } from './aws-sdk-v3.js';
 import { bullmq } from './bullmq.js';
 import { anthropic, openai } from './openai.js';
 import { stripe } from './stripe.js';
+import { tanstackQuery, trpcQuery } from './tanstack-query.js';
 import { temporal } from './temporal.js';
 import { urqlRetryExchange } from './urql-retry-exchange.js';
 
 export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [
   apolloRetryLink,
   urqlRetryExchange,
+  tanstackQuery,
+  trpcQuery,
   awsSdkV3,
   awsSdkV2,
   stripe,
