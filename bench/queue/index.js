@@ -10,7 +10,7 @@
 // picks systems, BENCH_WORKERS=1,4 worker counts.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,7 +60,35 @@ async function startPostgres() {
   });
   await server.initialise();
   await server.start();
-  return { server, databaseDir, base: `postgres://postgres:bench@127.0.0.1:${port}` };
+  const postmaster = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return { server, databaseDir, postmaster, base: `postgres://postgres:bench@127.0.0.1:${port}` };
+}
+
+/** /proc/<pid>/stat: [ppid, utime + stime, cutime + cstime] in clock ticks (Linux only). */
+function procTimes(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [Number(f[1]), Number(f[11]) + Number(f[12]), Number(f[13]) + Number(f[14])];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU ms the PostgreSQL server has used so far: the postmaster, its live children (backends,
+ * WAL writer, ...) and the children it has reaped. Undefined where /proc is missing.
+ */
+function serverCpuMs(postmaster) {
+  const own = procTimes(postmaster);
+  if (own === undefined) return undefined;
+  let ticks = own[1] + own[2];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const t = procTimes(name);
+    if (t !== undefined && t[0] === postmaster) ticks += t[1];
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
@@ -104,10 +132,8 @@ async function runOnce(scenario, env, n = N) {
     const producer = createTaskQueue({ store, handlers: {}, enqueueOnlyKinds: ['noop'] });
     await producer.migrate();
     enqueue = (items) => producer.enqueueMany(items.map((payload) => ({ kind: 'noop', payload })));
-    remaining = async () => {
-      const c = await producer.stats();
-      return c.pending + c.running;
-    };
+    const left = store.database.prepare(`SELECT EXISTS (SELECT 1 FROM safe_retry_tasks WHERE status IN ('pending', 'running')) AS n`);
+    remaining = async () => left.get().n;
     cleanup = async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -125,13 +151,13 @@ async function runOnce(scenario, env, n = N) {
       const producer = createTaskQueue({ store, handlers: {}, enqueueOnlyKinds: ['noop'] });
       await producer.migrate();
       enqueue = (items) => producer.enqueueMany(items.map((payload) => ({ kind: 'noop', payload })));
-      remaining = async () => (await pool.query(`SELECT count(*)::int AS n FROM safe_retry_tasks WHERE status IN ('pending', 'running')`)).rows[0].n;
+      remaining = async () => (await pool.query(`SELECT EXISTS (SELECT 1 FROM safe_retry_tasks WHERE status IN ('pending', 'running')) AS n`)).rows[0].n;
     } else {
       await runMigrations({ pgPool: pool, logger: silent });
       const utils = await makeWorkerUtils({ pgPool: pool, logger: silent });
       enqueue = (items) => utils.addJobs(items.map((payload) => ({ identifier: 'noop', payload })));
       // Completed jobs are deleted; failed ones would stay with last_error set.
-      remaining = async () => (await pool.query('SELECT count(*)::int AS n FROM graphile_worker.jobs')).rows[0].n;
+      remaining = async () => (await pool.query('SELECT EXISTS (SELECT 1 FROM graphile_worker._private_jobs) AS n')).rows[0].n;
       const release = utils.release.bind(utils);
       cleanup = async () => release();
     }
@@ -146,14 +172,19 @@ async function runOnce(scenario, env, n = N) {
   const procs = Array.from({ length: workers }, () => spawnWorker(config));
   await Promise.all(procs.map((p) => p.next('ready')));
 
+  const serverBefore = env.postmaster === undefined ? undefined : serverCpuMs(env.postmaster);
+  const producerBefore = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i += CHUNK) {
     const t = Date.now();
     await enqueue(Array.from({ length: Math.min(CHUNK, n - i) }, (_, j) => ({ k: i + j, t })));
   }
   const enqueueMs = performance.now() - t0;
-  while ((await remaining()) > 0) await new Promise((r) => setTimeout(r, 10));
+  // "Is anything left?" every 10 ms, not a count: counting a backlog that often would cost the
+  // shared server more than some of the systems under test.
+  while (await remaining()) await new Promise((r) => setTimeout(r, 10));
   const drainMs = performance.now() - t0;
+  const producerCpu = process.cpuUsage(producerBefore);
 
   const results = await Promise.all(procs.map(async (p) => {
     const done = p.next('done');
@@ -161,6 +192,9 @@ async function runOnce(scenario, env, n = N) {
     return done;
   }));
   await cleanup();
+  // Backends of the closed pools are reaped (and counted) by the postmaster a moment later.
+  await new Promise((r) => setTimeout(r, 100));
+  const serverAfter = serverBefore === undefined ? undefined : serverCpuMs(env.postmaster);
 
   const counts = new Map();
   const lat = [];
@@ -171,7 +205,13 @@ async function runOnce(scenario, env, n = N) {
   lat.sort((a, b) => a - b);
   let duplicates = 0;
   for (const c of counts.values()) duplicates += c - 1;
+  const us = (cpu) => (cpu.user + cpu.system) / n;
   return {
+    // CPU microseconds per task: the worker processes (from ready to stop), the producer (enqueue
+    // and polling for the end), the PostgreSQL server (for SQLite, nothing).
+    cpuWorkers: results.reduce((a, r) => a + us(r.cpu), 0),
+    cpuProducer: us(producerCpu),
+    cpuServer: system === 'sqlite' || serverBefore === undefined || serverAfter === undefined ? undefined : ((serverAfter - serverBefore) * 1000) / n,
     tasksPerSec: n / (drainMs / 1000),
     enqueuePerSec: n / (enqueueMs / 1000),
     p50: quantile(lat, 0.5),
@@ -196,7 +236,7 @@ const scenarios = [
 const pgEnv = await startPostgres();
 const admin = new pg.Client({ connectionString: `${pgEnv.base}/postgres` });
 await admin.connect();
-const env = { admin, base: pgEnv.base };
+const env = { admin, base: pgEnv.base, postmaster: pgEnv.postmaster };
 const rows = [];
 try {
   const only = process.env.BENCH_ONLY?.split(',');
@@ -211,7 +251,7 @@ try {
     for (const s of chosen) {
       const res = await runOnce(s, env);
       reps.get(s).push(res);
-      console.error(`rep ${r + 1}: ${s.name} x${s.workers}: ${res.tasksPerSec.toFixed(0)} tasks/s`);
+      console.error(`rep ${r + 1}: ${s.name} x${s.workers}: ${res.tasksPerSec.toFixed(0)} tasks/s, CPU µs/task workers ${res.cpuWorkers.toFixed(0)} producer ${res.cpuProducer.toFixed(0)} server ${res.cpuServer?.toFixed(0) ?? '-'}`);
     }
   }
   for (const s of chosen) {
@@ -219,11 +259,17 @@ try {
     rows.push({
       ...s,
       tasksPerSec: median(xs.map((x) => x.tasksPerSec)),
+      tasksLo: Math.min(...xs.map((x) => x.tasksPerSec)),
+      tasksHi: Math.max(...xs.map((x) => x.tasksPerSec)),
+      cpuWorkers: median(xs.map((x) => x.cpuWorkers)),
+      cpuProducer: median(xs.map((x) => x.cpuProducer)),
+      cpuServer: xs[0].cpuServer === undefined ? undefined : median(xs.map((x) => x.cpuServer)),
       enqueuePerSec: median(xs.map((x) => x.enqueuePerSec)),
       p50: median(xs.map((x) => x.p50)),
       p99: median(xs.map((x) => x.p99)),
       duplicates: xs.reduce((a, x) => a + x.duplicates, 0),
       losses: xs.reduce((a, x) => a + x.losses, 0),
+      reps: xs,
     });
   }
   printTable(rows);
@@ -235,14 +281,21 @@ try {
 
 function printTable(rows) {
   const byId = new Map(rows.filter((r) => r.id).map((r) => [r.id, r]));
-  console.log(`\nN = ${N} no-op tasks, ${REPS} repetitions (median), ${CONCURRENCY} concurrent handlers per worker process, poll ${POLL_MS} ms, node ${process.version}\n`);
-  console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | enqueue alone, tasks/s | p50 enqueue→start (ms) | p99 (ms) | duplicates | losses |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  // Ratios are taken repetition by repetition (the two ran a minute apart at most, under the same
+  // load), then the median and the range over repetitions.
+  const ratio = (r, id) => {
+    const ref = byId.get(id);
+    if (!ref) return '';
+    const xs = r.reps.map((x, i) => x.tasksPerSec / ref.reps[i].tasksPerSec);
+    return `${median(xs).toFixed(2)}× (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+  };
+  const cpu = (x) => (x === undefined ? '–' : x.toFixed(0));
+  console.log(`\nN = ${N} no-op tasks, ${REPS} repetitions, round-robin over the systems; ${CONCURRENCY} concurrent handlers per worker process, poll ${POLL_MS} ms, node ${process.version}. ` +
+    'tasks/s: N over the time from the first enqueue to the last task done, median (min–max). Ratios: median (min–max) of the per-repetition ratios. ' +
+    'CPU: microseconds per task used by the worker processes, the producer (enqueueing, and polling for the end) and the PostgreSQL server (all its processes), medians; on a shared machine, the cost that does not depend on how busy the other tenants are.\n');
+  console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | enqueue rate while workers run, tasks/s | p50 enqueue→start (ms) | p99 (ms) | CPU µs/task: workers | producer | server | duplicates | losses |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    const ratio = (id) => {
-      const ref = byId.get(id);
-      return ref ? `${(r.tasksPerSec / ref.tasksPerSec).toFixed(2)}×` : '';
-    };
-    console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} | ${ratio(`graphile-${r.workers}`)} | ${ratio(`graphile-b-${r.workers}`)} | ${r.enqueuePerSec.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.duplicates} | ${r.losses} |`);
+    console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} (${r.tasksLo.toFixed(0)}–${r.tasksHi.toFixed(0)}) | ${ratio(r, `graphile-${r.workers}`)} | ${ratio(r, `graphile-b-${r.workers}`)} | ${r.enqueuePerSec.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${cpu(r.cpuWorkers)} | ${cpu(r.cpuProducer)} | ${cpu(r.cpuServer)} | ${r.duplicates} | ${r.losses} |`);
   }
 }
