@@ -100,7 +100,7 @@ export function buildModel(
     const uses = collectUses(imports, new Set(modules));
     if (uses.length === 0) continue;
     try {
-      sites.push(...library.find(uses, context));
+      sites.push(...library.find!(uses, context));
     } catch (error) {
       // A descriptor bug must not take the linter down on a valid file; treat the file as unknown.
       reportInternalError(library.id, sourceCode, error);
@@ -137,14 +137,16 @@ function catalogueLookup(libraries: readonly LibraryDescriptor[]): CatalogueLook
   let lookup = lookups.get(libraries);
   if (lookup) return lookup;
   const byModule = new Map<string, LibraryDescriptor[]>();
-  for (const library of libraries) {
+  // Only descriptors that find sites: the others are read for their facets alone.
+  const finders = libraries.filter((l) => l.find);
+  for (const library of finders) {
     for (const m of library.modules) {
       const list = byModule.get(m);
       if (list) { if (!list.includes(library)) list.push(library); } else byModule.set(m, [library]);
     }
   }
   // A module named by one descriptor may still be matched by another's test.
-  const matchers = libraries.filter((l) => l.matchModule);
+  const matchers = finders.filter((l) => l.matchModule);
   for (const [m, list] of byModule) for (const l of matchers) if (!list.includes(l) && l.matchModule!(m)) list.push(l);
   lookup = { byModule, matchers };
   lookups.set(libraries, lookup);

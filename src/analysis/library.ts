@@ -4,6 +4,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { ImportTable, ModuleRef } from './imports.js';
 import type { Node, RetrySite, SiteKind } from './model.js';
 import { OptionsView } from './options.js';
+import type { OperationKind } from './operations/types.js';
 import type { Evaluator } from './static-value.js';
 
 /** One use of a library binding: `pRetry`, `axiosRetry.exponentialDelay`, `got.extend`. */
@@ -29,7 +30,12 @@ export interface LibraryDescriptor {
   matchModule?(module: string): boolean;
   /** Durable engines (workflow and job queues) are exempt from the in-memory limits. */
   readonly kind?: SiteKind;
-  find(uses: readonly LibraryUse[], ctx: AnalysisContext): RetrySite[];
+  /**
+   * The retry sites written with the library. Absent for a library that does not retry but that
+   * the model must still know (an HTTP client, a circuit breaker, a legacy helper): its facets say
+   * what.
+   */
+  find?(uses: readonly LibraryUse[], ctx: AnalysisContext): RetrySite[];
   /**
    * Which parameter of the retried function differs on every attempt (p-retry's attempt number,
    * the runtime's `{ attempt }`): a key derived from it is a new key per attempt.
@@ -43,6 +49,75 @@ export interface LibraryDescriptor {
    * got, ky, axios, a fetch-retry fetch), so bare calls of it are operations too.
    */
   readonly callableClient?: boolean;
+
+  // ---- Facets: what the rest of the model knows about the library lives here, not in the model.
+
+  /** How the library sends HTTP requests, when it is an HTTP client (read by `operations/http.ts`). */
+  readonly http?: HttpFacet;
+  /** How to classify the calls of the library's client (read by `operations/classify.ts`). */
+  readonly operations?: OperationsFacet;
+  /** How a circuit breaker of the library is composed with a retry (read by `operations/layers.ts`). */
+  readonly breaker?: BreakerFacet;
+  /** The library, or some of its exports, are legacy retry helpers under R-RES-RE-X4 (read by `legacy.ts`). */
+  readonly legacy?: LegacyFacet;
+}
+
+/** How an HTTP client names the method of a request and whether it rejects on 4xx. */
+export interface HttpFacet {
+  /**
+   * How a call names its method:
+   * - `fetch`: `f(url, { method })`, GET when the options or their `method` are absent;
+   * - `node-http`: `http.request(options)` with the options anywhere in the arguments; `get` sends GET;
+   * - `chained`: `agent.post(url).send(body)`, where only the chain's root call is the request, or
+   *   `agent(method, url)`;
+   * - `members`: `client.post(url)` by the member's name, or the client called with a config
+   *   (`axios({ method })`, `client.request(config)`).
+   */
+  readonly method: 'fetch' | 'node-http' | 'chained' | 'members';
+  /**
+   * The exports (last segment of the path) that send a request; `default` is the module itself.
+   * For `members` and `chained`, method-named members (`post`, `del`) send one too.
+   */
+  readonly senders: readonly string[];
+  /** A global the runtime provides (`fetch`): a call of it, when the file does not declare it, is this client's. */
+  readonly global?: string;
+  /** Whether the promise rejects on a 4xx response by itself. */
+  readonly throwsOnClientError: boolean;
+  /** Options of a call that turn that off (`validateStatus`, `throwHttpErrors`). */
+  readonly nonThrowingOptions?: readonly string[];
+}
+
+/** How to tell reads from writes among an SDK's calls. */
+export interface OperationsFacet {
+  /** The kind of `call` when it is a call of this library's client; undefined when it is not one. */
+  classify(call: TSESTree.CallExpression, ctx: AnalysisContext): OperationKind | undefined;
+  /**
+   * The client adds an idempotency key of its own to every write, new on every call (Stripe, the
+   * AWS SDK's ClientToken): an outer retry makes a new call, so a new key.
+   */
+  readonly makesOwnKey?: boolean;
+}
+
+/** What the breaker finder is asked: the site, the code it retries, and the calls of the file in a range. */
+export interface BreakerQuery {
+  readonly site: RetrySite;
+  /** The retried code (functions, loops); empty for a client-level site. */
+  readonly scopes: readonly Node[];
+  callsIn(scope: Node): Iterable<TSESTree.CallExpression>;
+}
+
+export interface BreakerFacet {
+  /** The breaker composed with the site (a call or construction of it), when there is one. */
+  find(query: BreakerQuery, ctx: AnalysisContext): Node | undefined;
+}
+
+export interface LegacyFacet {
+  /** Modules whose every import is a legacy retry helper (`async-retry`, `async/retry`). */
+  readonly modules?: readonly string[];
+  /** Legacy entry points inside otherwise fine modules: `async.retry`, rxjs `retryWhen`. */
+  readonly exports?: Readonly<Record<string, readonly string[]>>;
+  /** Added to the message on a legacy export: where the library's own replacement is. */
+  readonly hint?: string;
 }
 
 /** The call whose callee is exactly this use: `pRetry(...)`, `got.extend(...)`. */

@@ -1,29 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
+import { LEGACY } from '../analysis/legacy.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ modules?: string[]; allow?: string[] }];
 type MessageIds = 'legacyModule' | 'legacyExport';
-
-/** Standalone retry helpers that cannot compose with a circuit breaker or bulkhead (R-RES-RE-X4). */
-export const LEGACY_MODULES = [
-  'retry',
-  'async-retry',
-  'promise-retry',
-  'bluebird-retry',
-  'requestretry',
-  'typescript-retry-decorator',
-  'async/retry',
-  'async/retryable',
-];
-
-/** Legacy entry points inside otherwise fine modules: `async.retry`, rxjs `retryWhen`. */
-const LEGACY_EXPORTS: Record<string, readonly string[]> = {
-  async: ['retry', 'retryable'],
-  rxjs: ['retryWhen'],
-  'rxjs/operators': ['retryWhen'],
-};
 
 export default createRule<Options, MessageIds>({
   name: 'no-legacy-retry',
@@ -64,7 +46,7 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{ modules: [], allow: [] }],
   create(context, [{ modules = [], allow = [] }]) {
     const allowed = new Set(allow);
-    const banned = new Set([...LEGACY_MODULES, ...modules].filter((m) => !allowed.has(m)));
+    const banned = new Set([...LEGACY.modules, ...modules].filter((m) => !allowed.has(m)));
     return {
       'Program:exit'() {
         const { imports } = getRetryModel(context);
@@ -73,13 +55,13 @@ export default createRule<Options, MessageIds>({
         }
         const reported = new Set<TSESTree.Node>();
         for (const binding of imports.bindings) {
-          const names = LEGACY_EXPORTS[binding.module];
-          if (!names || banned.has(binding.module)) continue;
+          const legacy = LEGACY.exports.get(binding.module);
+          if (!legacy || banned.has(binding.module)) continue;
+          const names = legacy.names;
           const report = (node: TSESTree.Node, name: string) => {
             if (allowed.has(`${binding.module}#${name}`) || reported.has(node)) return;
             reported.add(node);
-            const hint = name === 'retryWhen' ? " (in rxjs, retry's delay option)" : '';
-            context.report({ node, messageId: 'legacyExport', data: { name, module: binding.module, hint } });
+            context.report({ node, messageId: 'legacyExport', data: { name, module: binding.module, hint: legacy.hint } });
           };
           if (names.includes(binding.path)) {
             // import { retryWhen } from 'rxjs': the specifier itself.

@@ -12,6 +12,8 @@ import { NODE_RETRY_DEFAULTS, NO_FILTER, customFilter, optionsTarget, readNodeRe
 export const asyncRetry: LibraryDescriptor = {
   id: 'async-retry',
   modules: ['async-retry'],
+  // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
+  legacy: { modules: ['async-retry'] },
   attemptParameter: { index: 1 },
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -25,6 +25,8 @@ const EXPONENTIAL_INTERVAL = '(retryCount) => 250 * 2 ** retryCount * (0.5 + Mat
 export const asyncLib: LibraryDescriptor = {
   id: 'async',
   modules: MODULES,
+  // `async.retry` and `async.retryable` are standalone helpers (R-RES-RE-X4); the rest of async is not.
+  legacy: { modules: ['async/retry', 'async/retryable'], exports: { async: ['retry', 'retryable'] } },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

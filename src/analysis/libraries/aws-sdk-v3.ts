@@ -5,7 +5,8 @@ import { argument, labelOf, newOf } from '../library.js';
 import type { DelaySchedule, ErrorFilter, Node, OptionsTarget, RetrySite, Setting, SiteFixes } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, isStaticFunction, unwrap, type Maybe } from '../static-value.js';
+import type { OperationKind } from '../operations/types.js';
+import { UNKNOWN, isKnown, isStaticFunction, propertyKey, unwrap, type Maybe } from '../static-value.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 import { implicitWhen, numberOrProvider, optionsArgument, writesNone } from './sdk-shared.js';
 
@@ -41,6 +42,9 @@ export const awsSdkV3: LibraryDescriptor = {
   id: 'aws-sdk-v3',
   modules: STRATEGY_MODULES,
   matchModule: (m) => m.startsWith(CLIENT_MODULE),
+  // `client.send(new PutObjectCommand(input))`: the command's name says what it does, and the SDK
+  // fills `ClientToken`-style keys itself on every call.
+  operations: { classify: commandKind, makesOwnKey: true },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     const consumed = new Set<Node>();
@@ -202,4 +206,21 @@ function requestTimeout(view: OptionsView, ctx: AnalysisContext): Setting<number
   const timeout = options.number('requestTimeout', undefined);
   // 0 means no timeout, as in the handler itself.
   return timeout.value === 0 ? { value: undefined, node: timeout.node } : timeout;
+}
+
+const COMMAND_WRITE = /^(Put|Create|Send|Update|Start|Publish|Post|Invoke|Write|Copy|Upload|Complete|Add|Register|Run|Execute|Batch(?!Get)|Transact(?!Get)|Import|Attach|Associate|Modify|Increment|Restore|Tag|Untag|Enable|Disable|Set|Reset|Request|Submit|Send)/;
+const COMMAND_IDEMPOTENT = /^(Delete|Remove|Stop|Terminate|Cancel|Abort|Detach|Disassociate|Deregister|Purge)/;
+const COMMAND_READ = /^(Get|List|Describe|Query|Scan|Head|Select|BatchGet|TransactGet|Lookup|Search|Check|Validate|Estimate|Preview|Download|Receive|Test)/;
+
+/** The kind of `x.send(new XCommand(...))` (or of a command held in a const) for any `@aws-sdk/` or `@smithy/` command. */
+function commandKind(call: TSESTree.CallExpression, ctx: AnalysisContext): OperationKind | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== T.MemberExpression || propertyKey(callee, () => undefined) !== 'send') return undefined;
+  const arg = call.arguments[0] ? unwrap(call.arguments[0]) : undefined;
+  const command = arg?.type === T.NewExpression ? arg : arg?.type === T.Identifier ? ctx.evaluator.resolve(arg) : undefined;
+  if (command?.type !== T.NewExpression) return undefined;
+  const ref = ctx.imports.resolve(command.callee);
+  if (!ref || !(ref.module.startsWith('@aws-sdk/') || ref.module.startsWith('@smithy/'))) return undefined;
+  const name = ref.path.replace(/Command$/, '');
+  return COMMAND_READ.test(name) ? 'read' : COMMAND_IDEMPOTENT.test(name) ? 'idempotent-write' : COMMAND_WRITE.test(name) ? 'write' : 'unknown';
 }

@@ -18,6 +18,8 @@ import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './share
 export const bluebirdRetry: LibraryDescriptor = {
   id: 'bluebird-retry',
   modules: ['bluebird-retry'],
+  // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
+  legacy: { modules: ['bluebird-retry'] },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -23,6 +23,7 @@ export const got: LibraryDescriptor = {
   id: MODULE,
   callableClient: true,
   modules: [MODULE],
+  http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'] },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -4,6 +4,8 @@ import { bluebirdRetry } from './bluebird-retry.js';
 import { cockatiel } from './cockatiel.js';
 import { exponentialBackoff } from './exponential-backoff.js';
 import { nestjs } from './nestjs.js';
+import { opossum } from './opossum.js';
+import { requestretry } from './requestretry.js';
 import { rxjs } from './rxjs.js';
 import { tsRetryPromise } from './ts-retry-promise.js';
 import { typescriptRetryDecorator } from './typescript-retry-decorator.js';
@@ -17,4 +19,7 @@ export const GENERIC_LIBRARIES: readonly LibraryDescriptor[] = [
   asyncLib,
   rxjs,
   nestjs,
+  // Known for one facet only: a circuit breaker, a legacy helper.
+  opossum,
+  requestretry,
 ];

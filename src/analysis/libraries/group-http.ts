@@ -1,5 +1,9 @@
 import type { LibraryDescriptor } from '../library.js';
+import { axios } from './axios.js';
 import { axiosRetry } from './axios-retry.js';
+import { fetchClient } from './fetch.js';
+import { nodeHttp } from './node-http.js';
+import { ofetch } from './ofetch.js';
 import { fetchRetry } from './fetch-retry.js';
 import { got } from './got.js';
 import { ky } from './ky.js';
@@ -17,4 +21,9 @@ export const HTTP_LIBRARIES: readonly LibraryDescriptor[] = [
   octokitPluginRetry,
   undici,
   superagent,
+  // HTTP clients that do not retry: known for the method a call sends and whether it throws on 4xx.
+  axios,
+  ofetch,
+  fetchClient,
+  nodeHttp,
 ];

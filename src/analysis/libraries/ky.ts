@@ -26,6 +26,7 @@ export const ky: LibraryDescriptor = {
   id: MODULE,
   callableClient: true,
   modules: [MODULE],
+  http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'] },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -13,6 +13,8 @@ import { NODE_RETRY_DEFAULTS, customFilter, optionsTarget, readNodeRetryOptions,
 export const nodeRetry: LibraryDescriptor = {
   id: 'retry',
   modules: ['retry'],
+  // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
+  legacy: { modules: ['retry'] },
   attemptParameter: { index: 0 },
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -12,6 +12,8 @@ import { NODE_RETRY_DEFAULTS, customFilter, optionsTarget, readNodeRetryOptions,
 export const promiseRetry: LibraryDescriptor = {
   id: 'promise-retry',
   modules: ['promise-retry'],
+  // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
+  legacy: { modules: ['promise-retry'] },
   attemptParameter: { index: 1 },
   find(uses, ctx) {
     const sites: RetrySite[] = [];

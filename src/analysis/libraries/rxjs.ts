@@ -22,6 +22,8 @@ const MODULES = ['rxjs', 'rxjs/operators'];
 export const rxjs: LibraryDescriptor = {
   id: 'rxjs',
   modules: MODULES,
+  // The deprecated `retryWhen` hand-rolls what `retry({ delay })` now does (R-RES-RE-X4).
+  legacy: { exports: { rxjs: ['retryWhen'], 'rxjs/operators': ['retryWhen'] }, hint: " (in rxjs, retry's delay option)" },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -1,10 +1,13 @@
+import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { LibraryDescriptor } from '../library.js';
+import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { argument, callOf, labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
-import type { RetrySite, Setting } from '../model.js';
+import type { Node, RetrySite, Setting } from '../model.js';
+import type { OperationKind } from '../operations/types.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
+import { propertyKey, unwrap } from '../static-value.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
 import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from './sdk-shared.js';
 
@@ -20,6 +23,9 @@ const DEFAULT_RETRIES = 2;
 export const stripe: LibraryDescriptor = {
   id: 'stripe',
   modules: ['stripe'],
+  // `stripe.paymentIntents.create(params, { idempotencyKey })`: the method's verb says what it
+  // does, and the SDK adds a new idempotency key to every POST it sends.
+  operations: { classify: resourceCallKind, makesOwnKey: true },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -69,4 +75,24 @@ function readStripeOptions(view: OptionsView) {
     errorFilter: LIBRARY_FILTER,
     attemptTimeoutMs: timeout.node ? timeout : NO_TIMEOUT,
   };
+}
+
+const STRIPE_WRITE = /^(create|update|confirm|capture|pay|finalize|send|void|cancel|refund|attach|detach|apply|verify|reject|approve|close|reopen|mark|accept|increment|decrement|submit|reverse|expire|resume|pause|del)/;
+const STRIPE_READ = /^(retrieve|list|search|preview)/;
+
+/** The kind of a call through a client built by `Stripe(...)` / `new Stripe(...)`. */
+function resourceCallKind(call: TSESTree.CallExpression, ctx: AnalysisContext): OperationKind | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== T.MemberExpression) return undefined;
+  const method = propertyKey(callee, () => undefined);
+  if (!method) return undefined;
+  let root: Node = callee;
+  while (root.type === T.MemberExpression) root = unwrap(root.object);
+  if (root.type !== T.Identifier) return undefined;
+  const init = ctx.evaluator.resolve(root);
+  const ctor = init.type === T.NewExpression || init.type === T.CallExpression ? ctx.imports.resolve(init.callee) : undefined;
+  if (ctor?.module !== 'stripe') return undefined;
+  if (STRIPE_READ.test(method)) return 'read';
+  if (method === 'del') return 'idempotent-write';
+  return STRIPE_WRITE.test(method) ? 'write' : 'unknown';
 }

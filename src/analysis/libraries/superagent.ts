@@ -19,6 +19,8 @@ const MODULE = 'superagent';
 export const superagent: LibraryDescriptor = {
   id: MODULE,
   modules: [MODULE],
+  // `superagent.post(url).send(body)`: a response outside 2xx rejects.
+  http: { method: 'chained', senders: ['default'], throwsOnClientError: true },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -20,6 +20,8 @@ const MODULES = ['typescript-retry-decorator'];
 export const typescriptRetryDecorator: LibraryDescriptor = {
   id: 'typescript-retry-decorator',
   modules: MODULES,
+  // A retry decorator: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
+  legacy: { modules: ['typescript-retry-decorator'] },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

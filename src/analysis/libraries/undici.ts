@@ -20,6 +20,8 @@ const MODULE = 'undici';
 export const undici: LibraryDescriptor = {
   id: MODULE,
   modules: [MODULE],
+  // `fetch` and `request(url, { method })`: neither rejects on a status.
+  http: { method: 'fetch', senders: ['fetch', 'default', 'request'], throwsOnClientError: false },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -12,7 +12,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { Node } from '../model.js';
-import { propertyKey, unwrap } from '../static-value.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
 import type { KeyReader } from './keys.js';
@@ -31,14 +30,9 @@ export interface Classifier {
   operationsIn(scope: Node, attemptVars: Set<Variable>): Operation[];
 }
 
-const STRIPE_WRITE = /^(create|update|confirm|capture|pay|finalize|send|void|cancel|refund|attach|detach|apply|verify|reject|approve|close|reopen|mark|accept|increment|decrement|submit|reverse|expire|resume|pause|del)/;
-const STRIPE_READ = /^(retrieve|list|search|preview)/;
-const AWS_WRITE = /^(Put|Create|Send|Update|Start|Publish|Post|Invoke|Write|Copy|Upload|Complete|Add|Register|Run|Execute|Batch(?!Get)|Transact(?!Get)|Import|Attach|Associate|Modify|Increment|Restore|Tag|Untag|Enable|Disable|Set|Reset|Request|Submit|Send)/;
-const AWS_IDEMPOTENT = /^(Delete|Remove|Stop|Terminate|Cancel|Abort|Detach|Disassociate|Deregister|Purge)/;
-const AWS_READ = /^(Get|List|Describe|Query|Scan|Head|Select|BatchGet|TransactGet|Lookup|Search|Check|Validate|Estimate|Preview|Download|Receive|Test)/;
-
 export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyReader): Classifier {
   const { ctx } = file;
+  const sdks = file.libraries.filter((l) => l.operations);
 
   function classify(call: AnyCall, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
     if (call.type === T.NewExpression) return undefined; // constructors build requests; the call sends them
@@ -103,36 +97,11 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     return undefined;
   }
 
-  function sdkOperation(call: TSESTree.CallExpression): { kind: OperationKind; autoKey?: string } | undefined {
-    const callee = unwrap(call.callee);
-    if (callee.type !== T.MemberExpression) return undefined;
-    const method = propertyKey(callee, () => undefined);
-    if (!method) return undefined;
-    // AWS SDK v3: client.send(new PutObjectCommand(input)).
-    if (method === 'send') {
-      const arg = call.arguments[0] ? unwrap(call.arguments[0]) : undefined;
-      const command = arg?.type === T.NewExpression ? arg : arg?.type === T.Identifier ? ctx.evaluator.resolve(arg) : undefined;
-      if (command?.type === T.NewExpression) {
-        const ref = ctx.imports.resolve(command.callee);
-        if (ref && (ref.module.startsWith('@aws-sdk/') || ref.module.startsWith('@smithy/'))) {
-          const name = ref.path.replace(/Command$/, '');
-          const kind: OperationKind = AWS_READ.test(name) ? 'read' : AWS_IDEMPOTENT.test(name) ? 'idempotent-write' : AWS_WRITE.test(name) ? 'write' : 'unknown';
-          return { kind, autoKey: kind === 'write' ? 'aws' : undefined };
-        }
-      }
-    }
-    // Stripe: stripe.paymentIntents.create(params, { idempotencyKey }).
-    let root: Node = callee;
-    while (root.type === T.MemberExpression) root = unwrap(root.object);
-    if (root.type === T.Identifier || root.type === T.ThisExpression) {
-      const init = root.type === T.Identifier ? ctx.evaluator.resolve(root) : undefined;
-      const ctor = init?.type === T.NewExpression || init?.type === T.CallExpression ? ctx.imports.resolve(init.callee) : undefined;
-      if (ctor?.module === 'stripe') {
-        if (STRIPE_READ.test(method)) return { kind: 'read' };
-        if (method === 'del') return { kind: 'idempotent-write' };
-        if (STRIPE_WRITE.test(method)) return { kind: 'write', autoKey: 'stripe' };
-        return { kind: 'unknown' };
-      }
+  /** A call an SDK's descriptor classifies (Stripe resources, AWS commands), first descriptor first. */
+  function sdkOperation(call: TSESTree.CallExpression): { kind: OperationKind; autoKey?: string | undefined } | undefined {
+    for (const library of sdks) {
+      const kind = library.operations!.classify(call, ctx);
+      if (kind) return { kind, autoKey: kind === 'write' && library.operations!.makesOwnKey ? library.id : undefined };
     }
     return undefined;
   }

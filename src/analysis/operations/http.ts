@@ -4,15 +4,12 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { HttpFacet, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import { findVariable, propertyKey, unwrap } from '../static-value.js';
 import { rangeOf, type FileFacts } from './file.js';
 import type { HttpCall } from './types.js';
 import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
-
-/** Clients whose promise rejects on any 4xx/5xx status unless told otherwise. */
-const THROWING_CLIENTS = new Set(['axios', 'got', 'ky', 'superagent', 'ofetch']);
-const FETCH_MODULES = new Set(['node-fetch', 'undici', 'cross-fetch', 'isomorphic-fetch']);
 
 /** Conditions that are true for 4xx responses: `!res.ok`, `res.status >= 400`, `status !== 200`. */
 const NOT_OK = /!\s*[\w$.]*\.ok\b|\.ok\s*===?\s*false|\.(?:status|statusCode)\s*(?:>=\s*(?:[1-3]\d\d|400)|>\s*(?:[1-3]\d\d)|!==?\s*2\d\d)/;
@@ -30,10 +27,40 @@ export interface HttpReader {
   callsIn(scope: Node): HttpCall[];
 }
 
-interface ClientRef { module: string; kind: 'fetch' | 'node-http' | 'superagent' | 'library'; path: string; method?: string | undefined }
+/** A call through an HTTP client: the descriptor that knows the client, and the method it sends when the call names it. */
+interface ClientRef {
+  readonly library: LibraryDescriptor;
+  readonly facet: HttpFacet;
+  /** The export called (`fetch`, `request`, `get`), `default` for the module itself. */
+  readonly entry: string;
+  /** Set when the callee's name is the method (`axios.post`, `superagent.del`). */
+  readonly method?: string | undefined;
+}
+
+interface HttpIndex {
+  readonly byModule: ReadonlyMap<string, LibraryDescriptor>;
+  readonly byGlobal: ReadonlyMap<string, LibraryDescriptor>;
+}
+
+const indexes = new WeakMap<readonly LibraryDescriptor[], HttpIndex>();
+
+/** Module and global name -> the HTTP client's descriptor, built once per catalogue. */
+function httpIndex(libraries: readonly LibraryDescriptor[]): HttpIndex {
+  let index = indexes.get(libraries);
+  if (!index) {
+    const clients = libraries.filter((l) => l.http);
+    index = {
+      byModule: new Map(clients.flatMap((l) => l.modules.map((m) => [m, l] as const))),
+      byGlobal: new Map(clients.flatMap((l) => (l.http!.global ? [[l.http!.global, l] as const] : []))),
+    };
+    indexes.set(libraries, index);
+  }
+  return index;
+}
 
 export function createHttpReader(file: FileFacts): HttpReader {
   const { ctx } = file;
+  const index = httpIndex(file.libraries);
 
   function requestOf(call: TSESTree.CallExpression): HttpRequest | undefined {
     const callee = unwrap(call.callee);
@@ -45,19 +72,28 @@ export function createHttpReader(file: FileFacts): HttpReader {
     }
     const client = clientOf(call);
     if (!client) return undefined;
-    if (client.kind === 'fetch') return { client: client.module, method: methodOption(call.arguments[1], 'GET') };
-    if (client.kind === 'node-http') {
-      if (client.path === 'get') return { client: 'http', method: 'GET' };
-      const options = call.arguments.find((a) => unwrap(a).type === T.ObjectExpression || (a.type === T.Identifier && ctx.evaluator.resolve(a).type === T.ObjectExpression));
-      return { client: 'http', method: methodOption(options, 'GET') };
+    const id = client.library.id;
+    if (client.method) return { client: id, method: client.method };
+    switch (client.facet.method) {
+      case 'fetch':
+        return { client: id, method: methodOption(call.arguments[1], 'GET') };
+      case 'node-http': {
+        if (client.entry === 'get') return { client: id, method: 'GET' };
+        const options = call.arguments.find((a) => unwrap(a).type === T.ObjectExpression || (a.type === T.Identifier && ctx.evaluator.resolve(a).type === T.ObjectExpression));
+        return { client: id, method: methodOption(options, 'GET') };
+      }
+      case 'chained': {
+        // `superagent(method, url)`; a bare `superagent(url)` is a GET.
+        const m = ctx.evaluator.evaluate(call.arguments[0]);
+        return { client: id, method: typeof m === 'string' && /^[A-Za-z]+$/.test(m) && call.arguments.length > 1 ? m.toUpperCase() : 'GET' };
+      }
+      case 'members': {
+        if (client.entry === 'request') return { client: id, method: methodOption(call.arguments[0], 'GET') };
+        const first = call.arguments[0];
+        const config = first && (unwrap(first).type === T.ObjectExpression || ctx.evaluator.resolve(first).type === T.ObjectExpression) ? first : call.arguments[1];
+        return { client: id, method: methodOption(config, 'GET') };
+      }
     }
-    if (client.kind === 'superagent') return { client: 'superagent', method: client.method };
-    // axios / got / ky: `.post(...)`, or the callable with a config.
-    if (client.method) return { client: client.module, method: client.method };
-    if (client.path === 'request') return { client: client.module, method: methodOption(call.arguments[0], 'GET') };
-    const first = call.arguments[0];
-    const config = first && (unwrap(first).type === T.ObjectExpression || ctx.evaluator.resolve(first).type === T.ObjectExpression) ? first : call.arguments[1];
-    return { client: client.module, method: methodOption(config, 'GET') };
   }
 
   /** The static, upper-cased `method` of an options object; the fallback when absent; undefined when unknown. */
@@ -73,8 +109,10 @@ export function createHttpReader(file: FileFacts): HttpReader {
 
   function clientOf(call: TSESTree.CallExpression): ClientRef | undefined {
     const callee = unwrap(call.callee);
-    if (callee.type === T.Identifier && callee.name === 'fetch' && !ctx.imports.resolve(callee)) {
-      return findVariable(ctx.evaluator.scopeOf(callee), 'fetch')?.defs.length ? undefined : { module: 'fetch', kind: 'fetch', path: 'fetch' };
+    const global = callee.type === T.Identifier ? index.byGlobal.get(callee.name) : undefined;
+    if (global && callee.type === T.Identifier && !ctx.imports.resolve(callee)) {
+      // A `fetch` the file declares itself is its own function, not the global.
+      return findVariable(ctx.evaluator.scopeOf(callee), callee.name)?.defs.length ? undefined : { library: global, facet: global.http!, entry: callee.name };
     }
     // Chains such as `superagent.post(url).set(...).send(body)`: the root call decides.
     let target: Node = callee;
@@ -82,33 +120,15 @@ export function createHttpReader(file: FileFacts): HttpReader {
       target = unwrap(target.object.callee);
     }
     const ref = ctx.imports.resolve(target) ?? instanceOf(target);
-    if (!ref) return undefined;
-    const module = ref.module;
-    const last = ref.path.split('.').pop() ?? ref.path;
-    if (FETCH_MODULES.has(module)) {
-      if (last === 'fetch' || ref.path === 'default' || ref.path === 'module') return { module: 'fetch', kind: 'fetch', path: 'fetch' };
-      if (module === 'undici' && last === 'request') return { module: 'undici', kind: 'fetch', path: 'request' };
-      return undefined;
-    }
-    if (module === 'http' || module === 'https') {
-      return last === 'request' || last === 'get' ? { module, kind: 'node-http', path: last } : undefined;
-    }
-    if (module === 'superagent') {
-      // Only the chain's root call carries the method; later links (.send, .set) are the same request.
-      if (target !== callee && callee.type === T.MemberExpression && unwrap(call.callee) !== target) return undefined;
-      let chainMethod: string;
-      if (HTTP_METHOD_MEMBERS.has(last)) chainMethod = methodOfMember(last);
-      else if (ref.path === 'default' || ref.path === 'module') {
-        const m = ctx.evaluator.evaluate(call.arguments[0]);
-        chainMethod = typeof m === 'string' && /^[A-Za-z]+$/.test(m) && call.arguments.length > 1 ? m.toUpperCase() : 'GET';
-      } else return undefined;
-      return { module, kind: 'superagent', path: last, method: chainMethod };
-    }
-    if (!THROWING_CLIENTS.has(module)) return undefined;
-    if (target !== callee) return undefined; // `got(url).json()`: the inner call is the request
-    if (HTTP_METHOD_MEMBERS.has(last)) return { module, kind: 'library', path: last, method: methodOfMember(last) };
-    if (ref.path === 'default' || ref.path === 'module' || last === 'request') return { module, kind: 'library', path: last === 'request' ? 'request' : 'default' };
-    return undefined;
+    const library = ref && index.byModule.get(ref.module);
+    if (!ref || !library) return undefined;
+    const facet = library.http!;
+    const entry = ref.path === 'default' || ref.path === 'module' ? 'default' : ref.path.split('.').pop() ?? ref.path;
+    const named = facet.method === 'members' || facet.method === 'chained';
+    // Only the chain's root call is the request: `got(url).json()`, `.send()` and `.set()` are the same request.
+    if (target !== callee && named) return undefined;
+    if (named && HTTP_METHOD_MEMBERS.has(entry)) return { library, facet, entry, method: methodOfMember(entry) };
+    return facet.senders.includes(entry) ? { library, facet, entry } : undefined;
   }
 
   /** `const api = axios.create()` / `got.extend()` / `ky.create()`: calls through `api` are that client's. */
@@ -135,12 +155,10 @@ export function createHttpReader(file: FileFacts): HttpReader {
     for (const call of file.callsIn(scope)) {
       const client = clientOf(call);
       if (!client) continue;
-      if (client.kind === 'fetch' || client.kind === 'node-http') {
-        throwsOnNotOk ??= throwsOnStatus(scope);
-        out.push({ node: call, client: 'fetch', throwsOnClientError: throwsOnNotOk });
-      } else {
-        out.push({ node: call, client: client.module, throwsOnClientError: !disablesThrowing(call) });
-      }
+      const { facet } = client;
+      // A client that does not reject on 4xx leaves it to the code: `if (!res.ok) throw ...`.
+      const throws = facet.throwsOnClientError ? !disablesThrowing(call, facet.nonThrowingOptions ?? []) : (throwsOnNotOk ??= throwsOnStatus(scope));
+      out.push({ node: call, client: client.library.id, throwsOnClientError: throws });
     }
     return out;
   }
@@ -157,9 +175,8 @@ export function createHttpReader(file: FileFacts): HttpReader {
   return { requestOf, callsIn };
 }
 
-/** `validateStatus: () => true` (axios) or `throwHttpErrors: false` (got, ky) turn off throwing. */
-function disablesThrowing(call: TSESTree.CallExpression): boolean {
+/** An option written on the call that stops the client from rejecting on 4xx (`validateStatus`, `throwHttpErrors`). */
+function disablesThrowing(call: TSESTree.CallExpression, options: readonly string[]): boolean {
   return call.arguments.some((a) => a.type === T.ObjectExpression && a.properties.some((p) =>
-    p.type === T.Property && !p.computed && p.key.type === T.Identifier &&
-    (p.key.name === 'validateStatus' || p.key.name === 'throwHttpErrors')));
+    p.type === T.Property && !p.computed && p.key.type === T.Identifier && options.includes(p.key.name)));
 }

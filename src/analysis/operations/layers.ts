@@ -5,9 +5,9 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { functionOf } from '../library.js';
+import type { BreakerQuery } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { findVariable, propertyKey, unwrap } from '../static-value.js';
+import { findVariable, unwrap } from '../static-value.js';
 import type { Classifier } from './classify.js';
 import { callLabel, inside, type FileFacts } from './file.js';
 import type { NestedRetry, OperationGroup, Variable } from './types.js';
@@ -23,6 +23,7 @@ export interface LayerReader {
 export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier): LayerReader {
   const { ctx } = file;
   let clientMap: Map<Variable, RetrySite[]> | undefined;
+  const breakers = file.libraries.filter((l) => l.breaker);
 
   function clientVariables(): Map<Variable, RetrySite[]> {
     if (clientMap) return clientMap;
@@ -93,28 +94,14 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
   }
 
   function breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined {
+    // Composed by the retry library itself (cockatiel `wrap(retry, breaker)`, the runtime's `breaker`).
     if (site.breaker) return site.breaker;
-    // opossum: the breaker fires inside the retried code, or the retry runs inside the breaker's action.
-    for (const group of groups) {
-      if (!group.scope) continue;
-      for (const call of file.callsIn(group.scope)) {
-        const callee = unwrap(call.callee);
-        if (callee.type === T.MemberExpression && propertyKey(callee, () => undefined) === 'fire' && isOpossum(callee.object)) return call;
-      }
-    }
-    for (const ctor of ctx.nodesOfType(T.NewExpression)) {
-      const ref = ctx.imports.resolve(ctor.callee);
-      if (ref?.module !== 'opossum') continue;
-      const action = ctor.arguments[0];
-      const fn = action && functionOf(action, ctx);
-      if (fn && inside(fn, site.node)) return ctor;
+    const query: BreakerQuery = { site, scopes: groups.flatMap((g) => (g.scope ? [g.scope] : [])), callsIn: file.callsIn };
+    for (const library of breakers) {
+      const found = library.breaker!.find(query, ctx);
+      if (found) return found;
     }
     return undefined;
-  }
-
-  function isOpossum(node: Node): boolean {
-    const init = ctx.evaluator.resolve(node);
-    return init.type === T.NewExpression && ctx.imports.resolve(init.callee)?.module === 'opossum';
   }
 
   return { clientSitesOf, callsThroughClient, nestedIn, breakerOf };
