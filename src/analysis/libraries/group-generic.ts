@@ -3,6 +3,7 @@ import { asyncLib } from './async.js';
 import { bluebirdRetry } from './bluebird-retry.js';
 import { cockatiel } from './cockatiel.js';
 import { exponentialBackoff } from './exponential-backoff.js';
+import { lifeomicAttempt } from './lifeomic-attempt.js';
 import { nestjs } from './nestjs.js';
 import { opossum } from './opossum.js';
 import { requestretry } from './requestretry.js';
@@ -19,6 +20,7 @@ export const GENERIC_LIBRARIES: readonly LibraryDescriptor[] = [
   asyncLib,
   rxjs,
   nestjs,
+  lifeomicAttempt,
   // Known for one facet only: a circuit breaker, a legacy helper.
   opossum,
   requestretry,
