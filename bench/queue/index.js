@@ -101,7 +101,13 @@ function spawnWorker(config) {
   const child = fork(WORKER, [], { env: { ...process.env, BENCH_WORKER: JSON.stringify(config) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const messages = [];
   const waiters = [];
+  const progress = { ran: 0, onRan: () => undefined };
   child.on('message', (m) => {
+    if (m.type === 'ran') {
+      progress.ran = m.n;
+      progress.onRan();
+      return;
+    }
     const i = waiters.findIndex((w) => w.type === m.type);
     if (i >= 0) waiters.splice(i, 1)[0].resolve(m);
     else messages.push(m);
@@ -114,7 +120,19 @@ function spawnWorker(config) {
       child.once('exit', (code) => reject(new Error(`bench worker exited (${code}) before "${type}"`)));
     });
   };
-  return { child, next };
+  return { child, next, progress };
+}
+
+/** Resolves once the workers together report at least `n` - 100 * workers handler runs. */
+function handlersRan(procs, n) {
+  const target = n - 100 * procs.length;
+  return new Promise((resolve) => {
+    const check = () => {
+      if (procs.reduce((a, p) => a + p.progress.ran, 0) >= target) resolve();
+    };
+    for (const p of procs) p.progress.onRan = check;
+    check();
+  });
 }
 
 /** One repetition on a fresh database / file. */
@@ -180,8 +198,10 @@ async function runOnce(scenario, env, n = N) {
     await enqueue(Array.from({ length: Math.min(CHUNK, n - i) }, (_, j) => ({ k: i + j, t })));
   }
   const enqueueMs = performance.now() - t0;
-  // "Is anything left?" every 10 ms, not a count: counting a backlog that often would cost the
-  // shared server more than some of the systems under test.
+  // The workers report their progress; the database is asked only for the last few hundred tasks,
+  // "is anything left?" every 10 ms rather than a count: polling a backlog that often would cost
+  // the shared server more than some of the systems under test.
+  await handlersRan(procs, n);
   while (await remaining()) await new Promise((r) => setTimeout(r, 10));
   const drainMs = performance.now() - t0;
   const producerCpu = process.cpuUsage(producerBefore);
@@ -206,7 +226,11 @@ async function runOnce(scenario, env, n = N) {
   let duplicates = 0;
   for (const c of counts.values()) duplicates += c - 1;
   const us = (cpu) => (cpu.user + cpu.system) / n;
+  const calls = {};
+  for (const r of results) for (const [k, v] of Object.entries(r.calls ?? {})) calls[k] = (calls[k] ?? 0) + v;
   return {
+    calls,
+    storeCallsPer100: (Object.values(calls).reduce((a, b) => a + b, 0) * 100) / n,
     // CPU microseconds per task: the worker processes (from ready to stop), the producer (enqueue
     // and polling for the end), the PostgreSQL server (for SQLite, nothing).
     cpuWorkers: results.reduce((a, r) => a + us(r.cpu), 0),
@@ -251,7 +275,7 @@ try {
     for (const s of chosen) {
       const res = await runOnce(s, env);
       reps.get(s).push(res);
-      console.error(`rep ${r + 1}: ${s.name} x${s.workers}: ${res.tasksPerSec.toFixed(0)} tasks/s, CPU µs/task workers ${res.cpuWorkers.toFixed(0)} producer ${res.cpuProducer.toFixed(0)} server ${res.cpuServer?.toFixed(0) ?? '-'}`);
+      console.error(`rep ${r + 1}: ${s.name} x${s.workers}: ${res.tasksPerSec.toFixed(0)} tasks/s, CPU µs/task workers ${res.cpuWorkers.toFixed(0)} producer ${res.cpuProducer.toFixed(0)} server ${res.cpuServer?.toFixed(0) ?? '-'}; store calls ${JSON.stringify(res.calls)}`);
     }
   }
   for (const s of chosen) {
@@ -263,6 +287,7 @@ try {
       tasksHi: Math.max(...xs.map((x) => x.tasksPerSec)),
       cpuWorkers: median(xs.map((x) => x.cpuWorkers)),
       cpuProducer: median(xs.map((x) => x.cpuProducer)),
+      storeCallsPer100: s.system === 'graphile' ? undefined : median(xs.map((x) => x.storeCallsPer100)),
       cpuServer: xs[0].cpuServer === undefined ? undefined : median(xs.map((x) => x.cpuServer)),
       enqueuePerSec: median(xs.map((x) => x.enqueuePerSec)),
       p50: median(xs.map((x) => x.p50)),
@@ -292,10 +317,11 @@ function printTable(rows) {
   const cpu = (x) => (x === undefined ? '–' : x.toFixed(0));
   console.log(`\nN = ${N} no-op tasks, ${REPS} repetitions, round-robin over the systems; ${CONCURRENCY} concurrent handlers per worker process, poll ${POLL_MS} ms, node ${process.version}. ` +
     'tasks/s: N over the time from the first enqueue to the last task done, median (min–max). Ratios: median (min–max) of the per-repetition ratios. ' +
-    'CPU: microseconds per task used by the worker processes, the producer (enqueueing, and polling for the end) and the PostgreSQL server (all its processes), medians; on a shared machine, the cost that does not depend on how busy the other tenants are.\n');
-  console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | enqueue rate while workers run, tasks/s | p50 enqueue→start (ms) | p99 (ms) | CPU µs/task: workers | producer | server | duplicates | losses |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    'CPU: microseconds per task used by the worker processes, the producer (enqueueing, and polling for the end) and the PostgreSQL server (all its processes), medians; on a shared machine, the cost that does not depend on how busy the other tenants are. ' +
+    "Worker round trips: this project's store calls (claims, completions, lease renewals, failures), one statement each on PostgreSQL.\n");
+  console.log('| system | workers | tasks/s | vs graphile (defaults) | vs graphile (batched) | enqueue rate while workers run, tasks/s | p50 enqueue→start (ms) | p99 (ms) | CPU µs/task: workers | producer | server | worker round trips per 100 tasks | duplicates | losses |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} (${r.tasksLo.toFixed(0)}–${r.tasksHi.toFixed(0)}) | ${ratio(r, `graphile-${r.workers}`)} | ${ratio(r, `graphile-b-${r.workers}`)} | ${r.enqueuePerSec.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${cpu(r.cpuWorkers)} | ${cpu(r.cpuProducer)} | ${cpu(r.cpuServer)} | ${r.duplicates} | ${r.losses} |`);
+    console.log(`| ${r.name} | ${r.workers} | ${r.tasksPerSec.toFixed(0)} (${r.tasksLo.toFixed(0)}–${r.tasksHi.toFixed(0)}) | ${ratio(r, `graphile-${r.workers}`)} | ${ratio(r, `graphile-b-${r.workers}`)} | ${r.enqueuePerSec.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${cpu(r.cpuWorkers)} | ${cpu(r.cpuProducer)} | ${cpu(r.cpuServer)} | ${r.storeCallsPer100 === undefined ? '–' : r.storeCallsPer100.toFixed(1)} | ${r.duplicates} | ${r.losses} |`);
   }
 }

@@ -4,10 +4,13 @@ import { createRequire } from 'node:module';
 
 const cfg = JSON.parse(process.env.BENCH_WORKER);
 const keys = [];
+const calls = {};
 const latencies = [];
 const onTask = (payload) => {
   keys.push(payload.k);
   latencies.push(Date.now() - payload.t);
+  // Progress for the parent, so that it polls the database only once nearly everything ran.
+  if (keys.length % 100 === 0) process.send({ type: 'ran', n: keys.length });
 };
 
 let stop;
@@ -36,6 +39,11 @@ if (cfg.system === 'graphile') {
   } else {
     store = runtime.sqliteStore({ filename: cfg.filename, busyTimeoutMs: 30_000 });
   }
+  // Counts the store's round trips (one statement each on PostgreSQL) for the report.
+  for (const method of ['claim', 'claimAndComplete', 'complete', 'fail', 'extendLeases', 'release']) {
+    const inner = store[method]?.bind(store);
+    if (inner) store = { ...store, [method]: (...args) => ((calls[method] = (calls[method] ?? 0) + 1), inner(...args)) };
+  }
   const queue = runtime.createTaskQueue({
     store,
     concurrency: cfg.concurrency,
@@ -56,7 +64,7 @@ if (cfg.system === 'graphile') {
 process.on('message', async (msg) => {
   if (msg === 'stop') {
     await stop();
-    process.send({ type: 'done', keys, latencies, cpu: process.cpuUsage(readyCpu) }, () => process.exit(0));
+    process.send({ type: 'done', keys, latencies, calls, cpu: process.cpuUsage(readyCpu) }, () => process.exit(0));
   }
 });
 const readyCpu = process.cpuUsage();
