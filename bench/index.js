@@ -17,6 +17,8 @@ const version = (pkg) => JSON.parse(readFileSync(new URL(`../node_modules/${pkg}
 
 const BENCHES = [
   { title: 'Lint cost (bench/lint.js)', file: 'bench/lint.js' },
+  // Needs a codebase supplied through SAFE_RETRY_ONESHOT_DIR (see bench/oneshot.js); says so when there is none.
+  { title: 'One-shot CLI cost on a real codebase (bench/oneshot.js)', file: 'bench/oneshot.js' },
   { title: 'Per-keystroke cost in the editor (bench/editor.js)', file: 'bench/editor.js' },
   { title: 'Runtime: success path and retry storms (bench/runtime/index.js)', file: 'bench/runtime/index.js' },
   // The queue benchmark reads its size from the environment.

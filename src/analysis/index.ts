@@ -13,7 +13,7 @@ import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites } from './hand-written.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations/index.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
-import { declaredDescriptors, findWrapperSites, helpersOf, type FileEnvironment } from './wrappers/index.js';
+import { declaredDescriptors, findWrapperSites, helpersOf, rememberLinted, type FileEnvironment } from './wrappers/index.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 import { indexNodes, isLeftOutOfIndex, nodesByShortcut, nodesOfSkippedType } from './node-lookup.js';
 
@@ -38,7 +38,13 @@ export function getRetryModel(context: AnyContext): RetryModel {
   let model = cache.get(program);
   if (!model) {
     // Resilience4j's Spring YAML feeds the same rules through the same model shape.
-    model = isYamlProgram(sourceCode) ? buildYamlModel(sourceCode, context.filename) : buildModel(sourceCode, LIBRARIES, readSettings(context.settings), fileEnvironment(context));
+    if (isYamlProgram(sourceCode)) model = buildYamlModel(sourceCode, context.filename);
+    else {
+      const env = fileEnvironment(context);
+      model = buildModel(sourceCode, LIBRARIES, readSettings(context.settings), env);
+      // The helpers it offers to files of the same run that import it, so they need not parse it again.
+      rememberLinted(env.filename, sourceCode.text, model.context, helpersOf(model.context));
+    }
     cache.set(program, model);
   }
   return model;

@@ -515,6 +515,28 @@ describe('inferred helpers in other files', () => {
     expect(moduleCacheStats().parses - before).toBe(2);
   });
 
+  it('reuses what linting a file found when the same run then imports it, never an editor\'s unsaved text', () => {
+    const at = project({ 'src/retry.ts': HELPER_TS });
+    const code = `import { withRetry } from './retry.js'; withRetry(() => load()); withRetry(() => save(), { retries: 9 });`;
+    const alone = run(code, { filename: at('src/app.ts') });
+    // A CLI run that lints the helper's file first: the import takes that file's summary, no parse.
+    clearModuleCache();
+    const before = moduleCacheStats();
+    run(HELPER_TS, { filename: at('src/retry.ts') });
+    const after = run(code, { filename: at('src/app.ts') });
+    expect(after.sites).toEqual(alone.sites);
+    expect(after.findings).toEqual(alone.findings);
+    expect(moduleCacheStats().parses).toBe(before.parses);
+    expect(moduleCacheStats().reuses).toBe(before.reuses + 1);
+    // The helper's file open in an editor with unsaved changes: the import reads the file on disk.
+    clearModuleCache();
+    run(HELPER_TS.replace('retries = 2', 'retries = 4'), { filename: at('src/retry.ts') });
+    const fromDisk = run(code, { filename: at('src/app.ts') });
+    expect(fromDisk.sites).toEqual(alone.sites);
+    expect(fromDisk.sites[0]).toMatchObject({ attempts: 3 });
+    expect(moduleCacheStats().parses).toBe(before.parses + 1);
+  });
+
   it('treats unreadable, unparsable and missing files as unknown, without throwing', () => {
     const at = project({ 'src/broken.ts': 'export async function withRetry(fn {{{ retry', 'src/folder/readme.md': '#' });
     const { sites, findings } = run(`

@@ -13,7 +13,7 @@ import { contains, findWrapperHelpers, wrapperCallSite, type WrapperHelper } fro
 import { findExportedHelper, isFollowable, knownModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
-export { clearModuleCache, moduleCacheStats, FRESH_MS } from './modules.js';
+export { clearModuleCache, moduleCacheStats, rememberLinted, FRESH_MS } from './modules.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -78,16 +78,16 @@ export function findWrapperSites(
     const loaded = new Map<string, ModuleSummary | undefined>();
     for (const binding of ctx.imports.bindings) {
       if (!isFollowable(binding.module)) continue;
-      const called = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call));
-      if (called.length === 0) continue;
+      // Only imports called with a function argument are worth a look at another file; that is
+      // settled from this file's own tree first, so most imports never cost a resolution.
+      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && passesFunction(c.call, ctx));
+      if (calls.length === 0) continue;
       // resolveImport keeps its own cache of resolutions: no second memo here.
       const file = resolveImport(binding.module, filename);
       if (!file) continue;
       // A module already read and known to offer no helper settles every call through it.
       const known = knownModule(file);
       if (known && known.helpers.size === 0 && known.reexports.length === 0) continue;
-      // Only imports called with a function argument are worth a parse of another file.
-      const calls = called.filter((c) => passesFunction(c.call, ctx));
       for (const c of calls) {
         const helper = findExportedHelper(file, exportName(c.path), env, analyse, loaded);
         if (helper) addCall(helper, c.call, c.callee);
@@ -120,14 +120,16 @@ function exportName(path: string): string {
   return path === 'module' ? 'default' : path;
 }
 
+/** A function written in the call: `f(() => ...)`, `f({ task() {...} })`. */
+function isFunctionLiteral(a: TSESTree.CallExpressionArgument): boolean {
+  if (a.type === T.ArrowFunctionExpression || a.type === T.FunctionExpression) return true;
+  return a.type === T.ObjectExpression &&
+    a.properties.some((p) => p.type === T.Property && (p.value.type === T.ArrowFunctionExpression || p.value.type === T.FunctionExpression || p.method));
+}
+
 function passesFunction(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean {
-  const literal = (a: TSESTree.CallExpressionArgument) => {
-    if (a.type === T.ArrowFunctionExpression || a.type === T.FunctionExpression) return true;
-    return a.type === T.ObjectExpression &&
-      a.properties.some((p) => p.type === T.Property && (p.value.type === T.ArrowFunctionExpression || p.value.type === T.FunctionExpression || p.method));
-  };
   // Function literals first: they settle most calls without evaluating any name.
-  if (call.arguments.some(literal)) return true;
+  if (call.arguments.some(isFunctionLiteral)) return true;
   return call.arguments.some((a) => {
     if (a.type !== T.Identifier && a.type !== T.MemberExpression) return false;
     try {

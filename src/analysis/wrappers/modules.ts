@@ -6,6 +6,7 @@
  * (none when the same import was checked in the last quarter second).
  * Nothing here throws: an unreadable or unparsable file is simply not a helper.
  */
+import { hash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
@@ -43,6 +44,7 @@ const workspaceResolutions = new Map<string, string | undefined>();
 /** Relative imports by importing directory and specifier, trusted for the freshness window. */
 const relativeResolutions = new Map<string, { file: string | undefined; checkedAt: number }>();
 let parses = 0;
+let reuses = 0;
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 /**
@@ -66,16 +68,22 @@ export function clearModuleCache(): void {
   listings.clear();
   relativeResolutions.clear();
   workspaceResolutions.clear();
+  nodeModulesDirs.clear();
+  linted.clear();
+  links.clear();
+  entries.clear();
 }
 
 /** Cache statistics, for tests of the per-keystroke cost. */
-export function moduleCacheStats(): { modules: number; parses: number } {
-  return { modules: summaries.size, parses };
+export function moduleCacheStats(): { modules: number; parses: number; reuses: number } {
+  return { modules: summaries.size, parses, reuses };
 }
+
+const BUILTINS: ReadonlySet<string> = new Set(builtinModules);
 
 export function isFollowable(specifier: string): boolean {
   if (specifier.startsWith('.') || specifier.startsWith('/')) return true;
-  if (specifier.startsWith('node:') || builtinModules.includes(specifier)) return false;
+  if (specifier.startsWith('node:') || BUILTINS.has(specifier)) return false;
   return /^(?:@[\w.-]+\/)?[\w.-]+(?:\/.*)?$/.test(specifier);
 }
 
@@ -178,20 +186,53 @@ function probe(base: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Where bare names lead, kept for the life of the process like the resolutions themselves (a link
+ * is made by an install, not by an edit; clearModuleCache forgets them): whether a folder has a
+ * node_modules, and what `<folder>/node_modules/<name>` is. Every file of a package walks up the
+ * same folders, so a run stats each of them once rather than once per importing folder.
+ */
+const MAX_LINKS = 5000;
+const nodeModulesDirs = new Map<string, boolean>();
+/** `undefined`: nothing there; `null`: an installed package (not followed); else the link's real path. */
+const links = new Map<string, string | null | undefined>();
+const entries = new Map<string, string | undefined>();
+
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= MAX_LINKS) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
+}
+
+function hasNodeModules(dir: string): boolean {
+  const known = nodeModulesDirs.get(dir);
+  if (known !== undefined) return known;
+  return remember(nodeModulesDirs, dir, statSync(join(dir, 'node_modules'), { throwIfNoEntry: false })?.isDirectory() ?? false);
+}
+
+function linkAt(link: string): string | null | undefined {
+  if (links.has(link)) return links.get(link);
+  const st = lstatSync(link, { throwIfNoEntry: false });
+  let target: string | null | undefined;
+  if (st) {
+    // Installed packages are not followed; a workspace package is a symlink to a source folder.
+    const real = st.isSymbolicLink() ? realpathSync(link) : undefined;
+    target = real && !real.split(sep).includes('node_modules') ? real : null;
+  }
+  return remember(links, link, target);
+}
+
 function resolveWorkspace(specifier: string, fromDir: string): string | undefined {
   const parts = specifier.split('/');
   const nameLength = specifier.startsWith('@') ? 2 : 1;
   const name = parts.slice(0, nameLength).join('/');
   const sub = parts.slice(nameLength).join('/');
   for (let dir = fromDir; ; ) {
-    const link = join(dir, 'node_modules', name);
-    const st = lstatSync(link, { throwIfNoEntry: false });
-    if (st) {
-      // Installed packages are not followed; a workspace package is a symlink to a source folder.
-      if (!st.isSymbolicLink()) return undefined;
-      const real = realpathSync(link);
-      if (real.split(sep).includes('node_modules')) return undefined;
-      return packageEntry(real, sub);
+    const target = hasNodeModules(dir) ? linkAt(join(dir, 'node_modules', name)) : undefined;
+    if (target === null) return undefined;
+    if (target !== undefined) {
+      const key = `${target}\0${sub}`;
+      return entries.has(key) ? entries.get(key) : remember(entries, key, packageEntry(target, sub));
     }
     const parent = dirname(dir);
     if (parent === dir) return undefined;
@@ -270,10 +311,35 @@ export function knownModule(file: string): ModuleSummary | undefined {
   return hit && performance.now() - hit.checkedAt < FRESH_MS ? hit.summary : undefined;
 }
 
+/**
+ * Files this process has linted that an import may lead to, by path: a hash of the text linted and
+ * what the file offers, read from the model the lint built. A CLI run lints most of the files it
+ * follows imports into; when the text on disk is the text that was linted, its summary is that
+ * one and the file is not parsed a second time. An editor's unsaved text differs from the disk's,
+ * so it is never taken for the file.
+ */
+const linted = new Map<string, { digest: string; summary: ModuleSummary }>();
+/** Parsed the same way whoever reads them: TypeScript in ES modules (`.cts` is a script to the import parse). */
+const REUSABLE = /\.(?:ts|tsx|mts)$/;
+const digestOf = (text: string) => hash('sha1', text, 'base64');
+
+/** Records what a linted file offers, for the files of the same run that import it. */
+export function rememberLinted(file: string | undefined, text: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, WrapperHelper>): void {
+  if (!file || !isAbsolute(file) || !REUSABLE.test(file) || !mayOfferHelpers(text)) return;
+  linted.delete(file);
+  if (linted.size >= MAX_MODULES) linted.delete(linted.keys().next().value!);
+  linted.set(file, { digest: digestOf(text), summary: exportsOf(file, ctx, helpers) });
+}
+
 function summarise(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
   try {
     const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
     if (!mayOfferHelpers(text)) return { file, helpers: new Map(), reexports: [] };
+    const seen = linted.get(file);
+    if (seen && seen.digest === digestOf(text)) {
+      reuses++;
+      return seen.summary;
+    }
     let sourceCode: Readonly<TSESLint.SourceCode> | undefined;
     try {
       sourceCode = parse(text, file, env);
@@ -378,6 +444,8 @@ function exportsOf(file: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, 
     return f && (f.type === T.ArrowFunctionExpression || f.type === T.FunctionExpression) ? f : undefined;
   };
   const add = (name: string, node: TSESTree.Node | null | undefined) => {
+    // Most files offer no helper: then only their re-exports matter, and no export is looked up.
+    if (helpers.size === 0) return;
     const fn = fnOf(node);
     const helper = fn && helpers.get(fn);
     if (helper && !byName.has(name)) byName.set(name, helper);
