@@ -12,6 +12,7 @@ import { createEvaluator, constInitializer, type Evaluator } from './static-valu
 import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites } from './hand-written.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations/index.js';
+import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, rememberLinted, type FileEnvironment } from './wrappers/index.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
@@ -26,6 +27,8 @@ export interface RetryModel {
   readonly context: AnalysisContext;
   /** What each site repeats, its keys, nested retry layers and breakers; computed per site on demand. */
   readonly operations: OperationAnalysis;
+  /** The sites a rule judges for one aspect of a retry (the one site-selection policy, `selection.ts`). */
+  sitesFor(aspect: Aspect): readonly RetrySite[];
 }
 
 const cache = new WeakMap<TSESTree.Program, RetryModel>();
@@ -127,7 +130,7 @@ export function buildModel(
     reportInternalError('wrappers', sourceCode, error);
   }
   const operations = createOperationAnalysis(context, () => sites, settings, libraries);
-  return { sites, imports, evaluator, context, operations };
+  return { sites, imports, evaluator, context, operations, sitesFor: siteSelection(sites, libraries) };
 }
 
 interface CatalogueLookup {

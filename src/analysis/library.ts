@@ -60,6 +60,11 @@ export interface LibraryDescriptor {
   readonly breaker?: BreakerFacet;
   /** The library, or some of its exports, are legacy retry helpers under R-RES-RE-X4 (read by `legacy.ts`). */
   readonly legacy?: LegacyFacet;
+
+  // ---- Site selection (read by `selection.ts`).
+
+  /** For durable engines: the settings the engine offers, so nothing is asked that it cannot do. */
+  readonly engine?: { readonly jitterSetting: boolean };
 }
 
 /** How an HTTP client names the method of a request and whether it rejects on 4xx. */

@@ -1,11 +1,12 @@
 import { getRetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
+import type { RetrySite } from '../analysis/model.js';
 import { isKnown } from '../analysis/static-value.js';
-import { MAX_ATTEMPTS } from '../shared/guide-limits.js';
+import { DURABLE_MAX_ATTEMPTS, MAX_ATTEMPTS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ max?: number }];
-type MessageIds = 'tooManyAttempts' | 'unbounded' | 'setThreeAttempts';
+type MessageIds = 'tooManyAttempts' | 'unbounded' | 'setThreeAttempts' | 'durableTooMany' | 'durableUnbounded' | 'setDurableAttempts';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-attempts',
@@ -14,7 +15,7 @@ export default createRule<Options, MessageIds>({
     docs: {
       description: 'Enforce a small bound on the number of retry attempts',
       recommended: 'recommended',
-      guideRules: ['R-RES-RE-3'],
+      guideRules: ['R-RES-RE-3', 'R-RES-RE-5'],
     },
     hasSuggestions: true,
     messages: {
@@ -23,6 +24,11 @@ export default createRule<Options, MessageIds>({
       unbounded:
         '{{label}} retries without bound (R-RES-RE-3). Bound it to 3 attempts; work that must eventually succeed belongs in a durable task queue.',
       setThreeAttempts: 'Limit to 3 attempts in total ({{edit}}).',
+      durableTooMany:
+        '{{label}} retries this durable work up to {{attempts}} times, above the bound of {{max}} (R-RES-RE-5). After {{max}} attempts mark it failed and alert a human.',
+      durableUnbounded:
+        '{{label}} retries this durable work without bound and with no overall deadline (R-RES-RE-5). Bound it to {{max}} attempts, then mark it failed and alert a human.',
+      setDurableAttempts: 'Limit to {{max}} attempts ({{edit}}).',
     },
     schema: [
       {
@@ -40,12 +46,34 @@ export default createRule<Options, MessageIds>({
   },
   defaultOptions: [{ max: MAX_ATTEMPTS }],
   create(context, [{ max = MAX_ATTEMPTS }]) {
+    /**
+     * A durable engine (Temporal, BullMQ) is judged by R-RES-RE-5's bound, not the in-memory one:
+     * at most 10 attempts, and never without bound unless an overall deadline stops it.
+     */
+    function reportDurable(site: RetrySite) {
+      const attempts = site.attempts.value;
+      if (!isKnown(attempts) || attempts <= DURABLE_MAX_ATTEMPTS) return;
+      const deadline = site.deadlineMs.value;
+      if (attempts === Infinity && isKnown(deadline) && deadline !== undefined && deadline > 0) return;
+      const edits = site.fixes?.attempts?.(DURABLE_MAX_ATTEMPTS);
+      const fix = optionEditsFix(site, edits, context.sourceCode);
+      context.report({
+        node: site.attempts.node ?? site.reportNode,
+        messageId: attempts === Infinity ? 'durableUnbounded' : 'durableTooMany',
+        data: { label: site.label, attempts, max: DURABLE_MAX_ATTEMPTS },
+        suggest: fix && edits
+          ? [{ messageId: 'setDurableAttempts', data: { max: DURABLE_MAX_ATTEMPTS, edit: describeEdits(edits) }, fix }]
+          : [],
+      });
+    }
     return {
       'Program:exit'() {
-        for (const site of getRetryModel(context).sites) {
-          if (site.kind === 'durable') continue;
-          // A helper's own bound is reported once, in the helper, not at every call to it.
-          if (site.fromHelper?.has('attempts')) continue;
+        // A helper's own bound is reported once, in the helper, not at every call to it.
+        for (const site of getRetryModel(context).sitesFor('attempts')) {
+          if (site.kind === 'durable') {
+            reportDurable(site);
+            continue;
+          }
           const attempts = site.attempts.value;
           if (!isKnown(attempts) || attempts <= max) continue;
           const edits = site.fixes?.attempts?.(3);

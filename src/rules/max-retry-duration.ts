@@ -45,8 +45,7 @@ export default createRule<Options, MessageIds>({
   create(context, [{ maxMs = IN_MEMORY_MS, queueMs = QUEUE_MS }]) {
     return {
       'Program:exit'() {
-        for (const site of getRetryModel(context).sites) {
-          if (site.kind === 'durable' || site.attempts.value === 1 || site.fromHelper?.has('duration')) continue;
+        for (const site of getRetryModel(context).sitesFor('duration')) {
           const worst = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
           if (!isKnown(worst) || worst <= maxMs) continue;
           context.report({

@@ -26,7 +26,7 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         const model = getRetryModel(context);
         const reported = new Set<TSESTree.Node>();
-        for (const site of model.sites) {
+        for (const site of model.sitesFor('nested')) {
           const outer = site.attempts.value;
           if (typeof outer !== 'number' || outer <= 1) continue;
           for (const nested of model.operations.facts(site).nested) {

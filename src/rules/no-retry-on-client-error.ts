@@ -28,8 +28,7 @@ export default createRule<Options, MessageIds>({
     return {
       'Program:exit'() {
         const model = getRetryModel(context);
-        for (const site of model.sites) {
-          if (site.attempts.value === 1) continue;
+        for (const site of model.sitesFor('client-errors')) {
           const filter = site.errorFilter;
           for (const inclusion of filter.clientErrors) {
             context.report({ node: inclusion.node, messageId: 'retriesClientError', data: { label: site.label, status: inclusion.status } });

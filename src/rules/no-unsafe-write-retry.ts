@@ -51,8 +51,7 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         const model = getRetryModel(context);
         const reported = new Set<TSESTree.Node>();
-        for (const site of model.sites) {
-          if (site.kind === 'durable' || site.attempts.value === 1) continue;
+        for (const site of model.sitesFor('writes')) {
           const facts = model.operations.facts(site);
           for (const group of facts.groups) {
             if (group.engineKey) continue; // the engine hands one key to every attempt

@@ -24,10 +24,9 @@ export default createRule<Options, MessageIds>({
     return {
       'Program:exit'() {
         const model = getRetryModel(context);
-        for (const site of model.sites) {
-          // Library defaults nobody wrote (a plain got call, an SDK client) are not this rule's target.
-          if (site.kind === 'durable' || site.implicit || site.attempts.value === 1) continue;
-          if (site.fromHelper?.has('breaker')) continue; // the helper composes with a breaker or not, once
+        // Library defaults nobody wrote (a plain got call, an SDK client) and durable engines are not
+        // this rule's target; a helper composes with a breaker or not, once, in the helper.
+        for (const site of model.sitesFor('breaker')) {
           if (model.operations.breakerOf(site)) continue;
           context.report({ node: site.reportNode, messageId: 'noBreaker', data: { label: site.label } });
         }

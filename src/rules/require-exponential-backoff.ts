@@ -33,13 +33,12 @@ export default createRule<Options, MessageIds>({
   create(context) {
     return {
       'Program:exit'() {
-        for (const site of getRetryModel(context).sites) {
+        for (const site of getRetryModel(context).sitesFor('backoff')) {
           const growth = site.delay.growth;
-          if (!isKnown(growth) || !(growth in MESSAGE_BY_GROWTH) || site.attempts.value === 1) continue;
+          if (!isKnown(growth) || !(growth in MESSAGE_BY_GROWTH)) continue;
           // Two attempts have one wait between them: there is no schedule to grow, only the
           // question whether there is a wait at all.
           if (site.attempts.value === 2 && growth !== 'none') continue;
-          if (site.fromHelper?.has('backoff')) continue; // reported in the helper itself
           const edits = site.fixes?.exponential?.();
           const fix = optionEditsFix(site, edits, context.sourceCode);
           context.report({

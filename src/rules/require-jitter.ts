@@ -26,12 +26,11 @@ export default createRule<Options, MessageIds>({
   create(context) {
     return {
       'Program:exit'() {
-        for (const site of getRetryModel(context).sites) {
+        for (const site of getRetryModel(context).sitesFor('jitter')) {
           // Constant and linear delays are require-exponential-backoff's finding, not this rule's.
           const growth = site.delay.growth;
           if (growth !== 'exponential' && growth !== 'polynomial') continue;
-          if (site.jitter.value !== false || site.attempts.value === 1) continue;
-          if (site.fromHelper?.has('jitter')) continue; // reported in the helper itself
+          if (site.jitter.value !== false) continue;
           const edits = site.fixes?.jitter?.();
           const fix = optionEditsFix(site, edits, context.sourceCode);
           context.report({

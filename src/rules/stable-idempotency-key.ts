@@ -33,8 +33,7 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         const model = getRetryModel(context);
         const reported = new Set<TSESTree.Node>();
-        for (const site of model.sites) {
-          if (site.attempts.value === 1) continue;
+        for (const site of model.sitesFor('keys')) {
           for (const group of model.operations.facts(site).groups) {
             const keys = [group.engineKey, ...group.operations.map((o) => o.key)];
             for (const key of keys) {

@@ -32,6 +32,8 @@ export const bullmq: LibraryDescriptor = {
   id: 'bullmq',
   modules: ['bullmq', '@nestjs/bullmq'],
   kind: 'durable',
+  // `backoff: { type, delay, jitter }`.
+  engine: { jitterSetting: true },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -25,6 +25,8 @@ export const temporal: LibraryDescriptor = {
   id: 'temporal',
   modules: ['@temporalio/workflow'],
   kind: 'durable',
+  // The server adds no jitter and RetryPolicy has no setting for it.
+  engine: { jitterSetting: false },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

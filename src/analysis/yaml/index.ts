@@ -11,6 +11,7 @@ import type { AnalysisContext } from '../library.js';
 import type { RetrySite } from '../model.js';
 import type { OperationAnalysis, OperationFacts } from '../operations/index.js';
 import { OptionsView } from '../options.js';
+import { siteSelection } from '../selection.js';
 import { createEvaluator } from '../static-value.js';
 import { readResilience4jYaml, type YamlProblem } from './resilience4j.js';
 
@@ -62,5 +63,5 @@ export function buildYamlModel(sourceCode: Readonly<TSESLint.SourceCode>, filena
     clientSitesOf: () => [],
     breakerOf: (site) => site.breaker as TSESTree.Node | undefined,
   };
-  return { sites, imports: EMPTY_IMPORTS, evaluator, context, operations };
+  return { sites, imports: EMPTY_IMPORTS, evaluator, context, operations, sitesFor: siteSelection(sites, []) };
 }

@@ -26,19 +26,25 @@ describe('temporal descriptor', () => {
       attempts: 10, attemptsAt: 'maximumAttempts: 10', initialMs: 500, maxMs: 30000, filter: 'custom',
       attemptTimeoutMs: 10000, deadlineMs: 300000,
     });
-    // Durable: ten attempts and minutes of waiting are what a workflow engine is for. The server
-    // never randomises the interval, so require-jitter still speaks (the remedy is a randomised
-    // `nextRetryDelay` on the activity's ApplicationFailure).
-    expect(lint(code).map((f) => f.rule)).toEqual(['require-jitter']);
+    // Durable: ten attempts and minutes of waiting are what a workflow engine is for (R-RES-RE-5).
+    // Temporal's RetryPolicy has no jitter setting, so require-jitter does not ask for one.
+    expect(lint(code).map((f) => f.rule)).toEqual([]);
   });
 
-  it('treats maximumAttempts: 0 as unlimited and reads proxyLocalActivities (fine for a durable engine)', () => {
+  it('treats maximumAttempts: 0 as unlimited and reads proxyLocalActivities: unbounded durable work breaks R-RES-RE-5', () => {
     const code = `
       import { proxyLocalActivities } from '@temporalio/workflow';
       const local = proxyLocalActivities({ startToCloseTimeout: '2s', retry: { maximumAttempts: 0, initialInterval: 1000 } });
     `;
     expect(analyse(code)[0]).toMatchObject({ attempts: Infinity, kind: 'durable' });
-    expect(lint(code).filter((f) => f.rule === 'max-retry-attempts' || f.rule === 'max-retry-duration')).toEqual([]);
+    expect(lint(code).filter((f) => f.rule === 'max-retry-attempts' || f.rule === 'max-retry-duration')).toEqual([
+      expect.objectContaining({ rule: 'max-retry-attempts', messageId: 'durableUnbounded', text: 'maximumAttempts: 0' }),
+    ]);
+    // An overall deadline bounds it; the in-memory time limit never applies to a durable engine.
+    expect(lint(`
+      import { proxyActivities } from '@temporalio/workflow';
+      proxyActivities({ startToCloseTimeout: '2s', scheduleToCloseTimeout: '1 hour', retry: { maximumAttempts: 0 } });
+    `).filter((f) => f.rule === 'max-retry-attempts' || f.rule === 'max-retry-duration')).toEqual([]);
   });
 
   it('still judges backoff: a coefficient of 1 is constant backoff (bad)', () => {
@@ -52,7 +58,10 @@ describe('temporal descriptor', () => {
     expect(analyse(code)[0]).toMatchObject({ growth: 'constant', initialMs: 5000, attempts: 20 });
     const findings = lint(code);
     expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'backoffCoefficient: 1' }));
-    expect(findings.filter((f) => f.rule === 'max-retry-attempts')).toEqual([]);
+    // Twenty attempts is above R-RES-RE-5's ten; the in-memory bound of five does not apply.
+    expect(findings.filter((f) => f.rule === 'max-retry-attempts')).toEqual([
+      expect.objectContaining({ messageId: 'durableTooMany', text: 'maximumAttempts: 20' }),
+    ]);
   });
 
   it('leaves durations it cannot parse unknown', () => {

@@ -1,0 +1,80 @@
+/**
+ * Which retry sites each rule judges: one policy, one row per aspect of a retry, instead of each
+ * rule deciding for itself. Rules ask the model: `model.sitesFor('jitter')`.
+ *
+ * Durable engines (Temporal activities, BullMQ jobs) are the guide's answer for work that must
+ * eventually succeed (R-RES-RE-5), not in-memory retries. They are judged by R-RES-RE-5's own
+ * terms, a bounded count of attempts and exponential backoff, and never by the in-memory ones: the
+ * 5 s budget of R-RES-RE-4, jitter where the engine has no setting for it, a circuit breaker.
+ */
+import type { LibraryDescriptor } from './library.js';
+import type { HelperFinding, RetrySite } from './model.js';
+
+export type Aspect = 'attempts' | 'duration' | 'backoff' | 'jitter' | 'breaker' | 'writes' | 'keys' | 'client-errors' | 'nested';
+
+export interface AspectPolicy {
+  /**
+   * Durable engines: `judged`, `never`, or `if-engine-has-setting` (judged only when the engine can
+   * do what is asked, e.g. BullMQ's backoff `jitter`; Temporal has none).
+   */
+  readonly durable: 'judged' | 'never' | 'if-engine-has-setting';
+  /** Sites that exist only because a library retries by default (a plain `got(url)`, an SDK client). */
+  readonly implicit: boolean;
+  /** Client-level retries (a configured client or instance: every call through it). */
+  readonly clientLevel: boolean;
+  /**
+   * Calls of the team's own retry helper: `in-helper` when the finding belongs to the helper's code
+   * (its numbers and defaults, reported once where the helper is written), `at-call` otherwise.
+   */
+  readonly helper: 'in-helper' | 'at-call';
+}
+
+export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
+  // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper' },
+  // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
+  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper' },
+  // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
+  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper' },
+  // R-RES-RE-X3's jitter: only where the engine has a setting for it.
+  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper' },
+  // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
+  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper' },
+  // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
+  writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call' },
+  keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call' },
+  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call' },
+  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call' },
+};
+
+/** The sites `aspect`'s rule judges. A site that makes a single call is not a retry for any aspect. */
+export function selectSites(
+  sites: readonly RetrySite[],
+  aspect: Aspect,
+  descriptorOf: (id: string) => LibraryDescriptor | undefined,
+): RetrySite[] {
+  const policy = SELECTION[aspect];
+  return sites.filter((site) => {
+    if (site.attempts.value === 1) return false;
+    if (site.kind === 'durable') {
+      if (policy.durable === 'never') return false;
+      if (policy.durable === 'if-engine-has-setting' && !descriptorOf(site.library)?.engine?.jitterSetting) return false;
+    }
+    if (site.implicit && !policy.implicit) return false;
+    if (site.clientLevel && !policy.clientLevel) return false;
+    if (policy.helper === 'in-helper' && site.fromHelper?.has(aspect as HelperFinding)) return false;
+    return true;
+  });
+}
+
+/** `model.sitesFor`: each aspect's list built on the first question and kept with the model. */
+export function siteSelection(sites: readonly RetrySite[], libraries: readonly LibraryDescriptor[]): (aspect: Aspect) => readonly RetrySite[] {
+  const lists = new Map<Aspect, RetrySite[]>();
+  let byId: Map<string, LibraryDescriptor> | undefined;
+  const descriptorOf = (id: string) => (byId ??= new Map(libraries.map((l) => [l.id, l]))).get(id);
+  return (aspect) => {
+    let list = lists.get(aspect);
+    if (!list) lists.set(aspect, (list = selectSites(sites, aspect, descriptorOf)));
+    return list;
+  };
+}

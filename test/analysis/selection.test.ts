@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { SELECTION } from '../../src/analysis/selection.js';
+import { lint } from '../helpers/model.js';
+
+const rulesOf = (code: string, opts: { js?: boolean } = {}) => lint(code, { ...opts, rules: STRICT }).map((f) => f.rule).sort();
+
+// Every rule that judges sites, at error: require-circuit-breaker is in strict only.
+const STRICT = Object.fromEntries([
+  'max-retry-attempts', 'max-retry-duration', 'require-exponential-backoff', 'require-jitter', 'require-circuit-breaker',
+  'no-unsafe-write-retry', 'stable-idempotency-key', 'no-retry-on-client-error', 'no-nested-retry',
+].map((r) => [`safe-retry/${r}`, 'error']));
+
+describe('site selection policy', () => {
+  it('judges durable engines by R-RES-RE-5 only: attempts and backoff, never time, breaker or writes', () => {
+    expect(SELECTION.duration.durable).toBe('never');
+    expect(SELECTION.breaker.durable).toBe('never');
+    expect(SELECTION.attempts.durable).toBe('judged');
+    expect(SELECTION.backoff.durable).toBe('judged');
+    expect(SELECTION.jitter.durable).toBe('if-engine-has-setting');
+  });
+
+  it('a Temporal policy that retries forever at a constant wait: attempts and backoff, nothing in-memory', () => {
+    expect(rulesOf(`
+      import { proxyActivities } from '@temporalio/workflow';
+      export const { chargeCard } = proxyActivities({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 0, backoffCoefficient: 1 } });
+    `)).toEqual(['max-retry-attempts', 'require-exponential-backoff']);
+  });
+
+  it('asks BullMQ for jitter (its backoff has the setting) but Temporal not', () => {
+    expect(rulesOf(`
+      import { Queue } from 'bullmq';
+      export const emails = new Queue('emails', { defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 5000 } } });
+    `)).toEqual(['require-jitter']);
+    expect(rulesOf(`
+      import { proxyActivities } from '@temporalio/workflow';
+      export const acts = proxyActivities({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
+    `)).toEqual([]);
+  });
+
+  it('still judges the same configuration in memory by every in-memory rule', () => {
+    expect(rulesOf(`
+      import pRetry from 'p-retry';
+      export const load = () => pRetry(() => fetch('/items'), { forever: true, factor: 1 });
+    `)).toEqual(['max-retry-attempts', 'max-retry-duration', 'require-circuit-breaker', 'require-exponential-backoff']);
+  });
+});
