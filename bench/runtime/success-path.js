@@ -85,7 +85,8 @@ export async function successPath({ rounds = 15, calls = 100_000 } = {}) {
     const i = list.findIndex(([name]) => name === a);
     const j = list.findIndex(([name]) => name === b);
     if (i < 0 || j < 0) return undefined;
-    return median(samples[i].map((x, r) => x / samples[j][r]));
+    const xs = samples[i].map((x, r) => x / samples[j][r]);
+    return { median: median(xs), lo: Math.min(...xs), hi: Math.max(...xs) };
   };
   const bare = median(samples[0]);
   const rows = list.map(([name], i) => {
@@ -116,14 +117,14 @@ export function successPathTable({ rounds, calls, rows, ratios }) {
     lines.push(`| ${r.name} | ${r.median.toFixed(1)} | ${r.lo.toFixed(0)}..${r.hi.toFixed(0)} | ${r.overhead.toFixed(1)} | ${r.ratio.toFixed(2)}x |`);
   }
   const pair = (a, b) => ratios.get(`${a}|${b}`);
-  const fmt = (x) => (x === undefined ? 'n/a' : `${x.toFixed(2)}x`);
+  const fmt = (x) => (x === undefined ? 'n/a | n/a' : `${x.median.toFixed(2)}x | ${x.lo.toFixed(2)}..${x.hi.toFixed(2)}x`);
   const signal = 'safe-retry `read`, attempt reads `ctx.signal`';
   lines.push(
     '',
-    'Ratios, median of the per-round ratios:',
+    'Ratios between two variants, taken round by round (the same minute of machine load): median and range over rounds.',
     '',
-    '| comparison | ratio | target |',
-    '|---|---:|---:|',
+    '| comparison | median ratio | range | target |',
+    '|---|---:|---:|---:|',
     `| attempt reading its signal / cockatiel's retry doing the same | ${fmt(pair(signal, 'cockatiel `retry`, attempt reads its `signal`'))} | <= 1.5x |`,
     `| attempt reading its signal / our \`read\` that does not read it | ${fmt(pair(signal, 'safe-retry `read`'))} | <= 2x |`,
     `| the same with a long-lived caller signal / cockatiel doing the same | ${fmt(pair('safe-retry `read`, caller signal, attempt reads `ctx.signal`', 'cockatiel `retry`, caller signal, attempt reads its `signal`'))} | |`,
