@@ -10,6 +10,9 @@
 // build, dist-es/ or esm/, without "type": "module") is linted again as the other module system and
 // counted as unparsable only when both fail.
 //
+// `--dump FILE` also writes every finding of both parts, one per line (file:line:col rule message),
+// sorted, and every recognised retry site (file:line site library label), so two runs can be diffed.
+//
 // The precision judgement at the end of CORPUS.md is written by a person reading the sample; this
 // script keeps everything below the JUDGEMENT marker as it is.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -29,6 +32,9 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const out = new URL('./CORPUS.md', import.meta.url);
 const MARKER = '<!-- JUDGEMENT: everything below is written by hand and kept by `npm run corpus` -->';
 const SAMPLE = 10;
+const dumpAt = process.argv.indexOf('--dump');
+const dumpFile = dumpAt >= 0 ? process.argv[dumpAt + 1] : undefined;
+if (dumpAt >= 0 && !dumpFile) throw new Error('--dump needs a file name');
 
 const sites = [];
 let siteSink = sites;
@@ -361,6 +367,16 @@ console.log(`corpus: ${files.length} files, ${findings.length} findings, ${sites
 console.log(`wide corpus: ${wide.paths.length} files, ${wideLines} lines, ${wideFindings.length} findings, ${wideSites.length} retry sites, ${wideCrashes.length} crashes, ${wideFallback.length} linted through the module-system fallback, ${wideUnparsable.length} unparsable (${wideSeconds.toFixed(1)} s)`);
 for (const [r, fs] of wideByRule) if (fs.length) console.log(`  ${r}: ${fs.length}`);
 console.log('wrote bench/CORPUS.md');
+if (dumpFile) {
+  const oneLine = (m) => m.replaceAll('\n', ' ');
+  const dump = [
+    ...findings.map((f) => `${where(f)} ${f.ruleId} ${oneLine(f.message)}`),
+    ...wideFindings.map((f) => `${f.file}:${f.line}:${f.column} ${f.ruleId} ${oneLine(f.message)}`),
+    ...[...sites, ...wideSites].map((s) => `${relative(root, s.file)}:${s.line} site ${s.library} ${oneLine(s.label)}${s.implicit ? ' (implicit)' : ''}`),
+  ].sort();
+  writeFileSync(dumpFile, `${dump.join('\n')}\n`);
+  console.log(`wrote ${dump.length} lines to ${dumpFile}`);
+}
 for (const c of crashes.slice(0, 20)) console.error(`crash: ${c.file}: ${c.message}`);
 for (const c of wideCrashes.slice(0, 20)) console.error(`crash (wide): ${c.file} (as ${c.sourceType})\n${c.stack}`);
 for (const o of wideOther.slice(0, 20)) console.error(`unexpected message (wide): ${o.file}: ${o.message}`);

@@ -2,7 +2,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { OptionEdit, RetrySite } from './model.js';
-import { lookupProperty, unwrap } from './static-value.js';
+import { lookupProperty, unwrap } from './ast.js';
 
 type Fixer = TSESLint.RuleFixer;
 type Fix = TSESLint.RuleFix;

@@ -20,18 +20,9 @@ import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, Growth, Node, Re
 import { customSchedule } from './schedule.js';
 import { catchClauses, nodeAt, nodesAtWord } from './node-lookup.js';
 import { site, NO_FILTER } from './libraries/shared.js';
-import { UNKNOWN, constInitializer, findVariable, isKnown, isSymbolic, lookupProperty, unwrap, type Maybe, type StaticValue } from './static-value.js';
+import { UNKNOWN, isKnown, isSymbolic, type DataObject, type DataValue, type Maybe, type StaticValue } from './eval/values.js';
+import { constInitializer, findVariable, lookupProperty, unwrap } from './ast.js';
 
-/**
- * A value passed to a retry helper, read in the caller's file as plain data (no nodes, so it can
- * cross files): numbers, strings, arrays, objects with known keys; UNKNOWN where unreadable
- * (a function, a variable from elsewhere). `open` objects may hold more keys (a spread).
- */
-export type ArgumentValue = number | string | boolean | null | undefined | typeof UNKNOWN | readonly ArgumentValue[] | ArgumentObject;
-export interface ArgumentObject {
-  readonly properties: ReadonlyMap<string, ArgumentValue>;
-  readonly open: boolean;
-}
 
 /**
  * One call of a helper whose body is a hand-written retry: the helper's parameters take these
@@ -39,7 +30,7 @@ export interface ArgumentObject {
  */
 export interface BoundCall {
   readonly fn: TSESTree.FunctionLike;
-  readonly args: readonly ArgumentValue[];
+  readonly args: readonly DataValue[];
 }
 
 type Variable = TSESLint.Scope.Variable;
@@ -60,10 +51,10 @@ interface ObjVal { readonly obj: TSESTree.ObjectExpression; readonly env: Env }
 interface DataVal { readonly props: ReadonlyMap<string, Val>; readonly open: boolean }
 type Val = number | Iv | string | boolean | null | undefined | readonly Val[] | SetVal | RefVal | ObjVal | DataVal | typeof ROOT | typeof UNKNOWN;
 
-function fromArgument(v: ArgumentValue): Val {
-  if (Array.isArray(v)) return (v as ArgumentValue[]).map(fromArgument);
+function fromArgument(v: DataValue): Val {
+  if (Array.isArray(v)) return (v as DataValue[]).map(fromArgument);
   if (typeof v === 'object' && v !== null) {
-    const o = v as ArgumentObject;
+    const o = v as DataObject;
     return { props: new Map([...o.properties].map(([k, x]) => [k, fromArgument(x)])), open: o.open };
   }
   return v as Val;

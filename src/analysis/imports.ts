@@ -5,7 +5,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, propertyKey, unwrap, type Scope } from './static-value.js';
+import { constInitializer, findVariable, propertyKey, unwrap, type Scope } from './ast.js';
 
 type Variable = TSESLint.Scope.Variable;
 

@@ -5,7 +5,7 @@ import type { ImportTable, ModuleRef } from './imports.js';
 import type { Node, RetrySite, SiteKind } from './model.js';
 import { OptionsView } from './options.js';
 import type { OperationKind } from './operations/types.js';
-import type { Evaluator } from './static-value.js';
+import type { Evaluator } from './eval/evaluator.js';
 
 /** One use of a library binding: `pRetry`, `axiosRetry.exponentialDelay`, `got.extend`. */
 export interface LibraryUse extends ModuleRef {

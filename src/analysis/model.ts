@@ -3,7 +3,7 @@
  * produce RetrySite values; rules only read them.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { Maybe } from './static-value.js';
+import type { Maybe } from './eval/values.js';
 
 export type Node = TSESTree.Node;
 

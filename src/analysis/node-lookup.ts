@@ -10,6 +10,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { walk } from './ast.js';
 
 type Keys = Readonly<Record<string, readonly string[] | undefined>>;
 
@@ -195,23 +196,7 @@ export function nodesOfSkippedType(sourceCode: Readonly<TSESLint.SourceCode>, ty
   return out;
 }
 
-/** Pre-order, children pushed in reverse, so each visit comes in document order. */
+/** The whole file, every child (decorators and types too, unless `skip` says otherwise), in document order. */
 function walkTree(sourceCode: Readonly<TSESLint.SourceCode>, visit: (node: TSESTree.Node) => void, skip: (node: TSESTree.Node) => boolean): void {
-  const keys = sourceCode.visitorKeys as Keys;
-  const stack: TSESTree.Node[] = [sourceCode.ast];
-  while (stack.length) {
-    const node = stack.pop()!;
-    visit(node);
-    const childKeys = keys[node.type];
-    if (!childKeys) continue;
-    for (let i = childKeys.length - 1; i >= 0; i--) {
-      const child = (node as unknown as Record<string, unknown>)[childKeys[i]!];
-      if (Array.isArray(child)) {
-        for (let j = child.length - 1; j >= 0; j--) {
-          const c = child[j] as TSESTree.Node | null;
-          if (c && typeof c.type === 'string' && !skip(c)) stack.push(c);
-        }
-      } else if (child && typeof (child as TSESTree.Node).type === 'string' && !skip(child as TSESTree.Node)) stack.push(child as TSESTree.Node);
-    }
-  }
+  walk(sourceCode.ast, visit, { skip, keys: sourceCode.visitorKeys as Keys, budget: Infinity });
 }

@@ -1,7 +1,9 @@
 /** A read-only, statically evaluated view of an options object, property by property. */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { UNKNOWN, isStaticObject, lookupProperty, type Evaluator, type Maybe, type StaticValue } from './static-value.js';
+import { UNKNOWN, isStaticObject, type Maybe, type StaticValue } from './eval/values.js';
+import { lookupProperty } from './ast.js';
+import type { Evaluator } from './eval/evaluator.js';
 import type { Node, Setting } from './model.js';
 
 export interface OptionValue {

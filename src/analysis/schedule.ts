@@ -1,5 +1,5 @@
 /** Normalisation helpers shared by the library descriptors: attempts, delay schedules. */
-import { UNKNOWN, isKnown, type Maybe } from './static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from './eval/values.js';
 import type { DelaySchedule, Growth, Node, Setting } from './model.js';
 
 /** Converts a count of retries or attempts into total attempts (the first call included). */
@@ -113,4 +113,56 @@ function computeTotal(attempts: Maybe<number>, delay: DelaySchedule, attemptTime
   }
   if (isKnown(attemptTimeoutMs) && attemptTimeoutMs !== undefined && attemptTimeoutMs > 0) total += attemptTimeoutMs * attempts;
   return total;
+}
+
+export interface GrowthReading {
+  readonly growth: Growth;
+  /** The factor between waits for exponential growth (1 for constant), else UNKNOWN. */
+  readonly multiplier: Maybe<number>;
+  /** A trailing plateau read as a cap on the growth before it. */
+  readonly capMs?: number | undefined;
+}
+
+const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1);
+
+/**
+ * The one growth classifier: the shape of a sequence of waits (the first retry's first) as none,
+ * constant, linear, exponential (also `(2^n - 1) × base`, whose differences double), polynomial or
+ * custom. A trailing plateau after at least three growing waits is a cap: the growth is read
+ * before it and the plateau returned as `capMs`.
+ */
+export function classifyWaits(waits: readonly number[]): GrowthReading {
+  const whole = shapeOf(waits);
+  if (whole.growth !== 'custom') return whole;
+  let end = waits.length;
+  while (end > 1 && same(waits[end - 1]!, waits[end - 2]!)) end--;
+  if (end === waits.length || end < 3) return whole;
+  const cap = waits[end - 1]!;
+  if (waits.some((w) => w > cap)) return whole;
+  // The first wait at the cap may itself be cut short: read the growth with and without it.
+  for (const upTo of [end, end - 1]) {
+    if (upTo < 3) break;
+    const before = shapeOf(waits.slice(0, upTo));
+    if (before.growth !== 'custom' && before.growth !== 'constant' && before.growth !== 'none') return { ...before, capMs: cap };
+  }
+  return whole;
+}
+
+function shapeOf(xs: readonly number[]): GrowthReading {
+  const first = xs[0] ?? 0;
+  if (xs.every((x) => same(x, first))) return first <= 0 ? { growth: 'none', multiplier: 1 } : { growth: 'constant', multiplier: 1 };
+  if (xs.length < 3) return { growth: 'custom', multiplier: UNKNOWN };
+  if (xs.every((x) => x > 0)) {
+    const r = xs[1]! / xs[0]!;
+    if (r > 1 && xs.every((x, i) => i === 0 || same(x / xs[i - 1]!, r))) return { growth: 'exponential', multiplier: r };
+  }
+  const d = xs.slice(1).map((x, i) => x - xs[i]!);
+  if (d[0]! > 0 && d.every((x) => same(x, d[0]!))) return { growth: 'linear', multiplier: UNKNOWN };
+  if (d.every((x) => x > 0)) {
+    const r = d[1]! / d[0]!;
+    if (r > 1 && d.every((x, i) => i === 0 || same(x / d[i - 1]!, r))) return { growth: 'exponential', multiplier: r };
+    const dd = d.slice(1).map((x, i) => x - d[i]!);
+    if (dd.length > 0 && dd[0]! > 0 && dd.every((x) => same(x, dd[0]!))) return { growth: 'polynomial', multiplier: UNKNOWN };
+  }
+  return { growth: 'custom', multiplier: UNKNOWN };
 }

@@ -1,7 +1,7 @@
 import { getRetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
 import type { RetrySite } from '../analysis/model.js';
-import { isKnown } from '../analysis/static-value.js';
+import { isKnown } from '../analysis/eval/values.js';
 import { DURABLE_MAX_ATTEMPTS, MAX_ATTEMPTS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 

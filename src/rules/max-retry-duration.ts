@@ -1,6 +1,6 @@
 import { getRetryModel } from '../analysis/index.js';
 import { worstCaseDurationMs } from '../analysis/schedule.js';
-import { isKnown } from '../analysis/static-value.js';
+import { isKnown } from '../analysis/eval/values.js';
 import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 

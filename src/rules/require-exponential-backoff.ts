@@ -1,6 +1,6 @@
 import { getRetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
-import { isKnown } from '../analysis/static-value.js';
+import { isKnown } from '../analysis/eval/values.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];

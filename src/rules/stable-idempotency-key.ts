@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
 import { inside, type IdempotencyKey } from '../analysis/operations/index.js';
-import { findVariable } from '../analysis/static-value.js';
+import { findVariable } from '../analysis/ast.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];

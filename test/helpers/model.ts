@@ -5,7 +5,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { getRetryModel } from '../../src/analysis/index.js';
 import type { RetrySite } from '../../src/analysis/model.js';
 import { worstCaseDurationMs } from '../../src/analysis/schedule.js';
-import { UNKNOWN, type Maybe } from '../../src/analysis/static-value.js';
+import { UNKNOWN, type Maybe } from '../../src/analysis/eval/values.js';
 import plugin from '../../src/index.js';
 
 export interface SiteSummary {

@@ -2,7 +2,7 @@ import type { LibraryDescriptor } from '../library.js';
 import { alwaysTrue, functionOf, labelOf, newOf } from '../library.js';
 import type { DelaySchedule, ErrorFilter, RetrySite, Setting } from '../model.js';
 import { UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, isStaticFunction, isStaticObject } from '../static-value.js';
+import { UNKNOWN, isKnown, isStaticFunction, isStaticObject } from '../eval/values.js';
 import type { OptionsView } from '../options.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 import { optionsArgument, predicateFilter } from './sdk-shared.js';

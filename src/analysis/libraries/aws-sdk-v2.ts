@@ -6,7 +6,7 @@ import { isDefaultPath } from '../imports.js';
 import type { DelaySchedule, Node, RetrySite } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 import { implicitWhen, optionsArgument, writesNone, written } from './sdk-shared.js';
 

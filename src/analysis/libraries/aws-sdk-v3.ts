@@ -6,7 +6,8 @@ import type { DelaySchedule, ErrorFilter, Node, OptionsTarget, RetrySite, Settin
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
 import type { OperationKind } from '../operations/types.js';
-import { UNKNOWN, isKnown, isStaticFunction, propertyKey, unwrap, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, isStaticFunction, type Maybe } from '../eval/values.js';
+import { propertyKey, unwrap } from '../ast.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 import { implicitWhen, numberOrProvider, optionsArgument, writesNone } from './sdk-shared.js';
 

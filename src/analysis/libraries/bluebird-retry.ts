@@ -4,7 +4,7 @@ import { argument, callOf, functionOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { ErrorFilter, Node, OptionEdit, RetrySite, Setting } from '../model.js';
 import { customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown } from '../static-value.js';
+import { UNKNOWN, isKnown } from '../eval/values.js';
 import { usesPathInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 

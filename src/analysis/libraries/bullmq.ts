@@ -5,7 +5,7 @@ import { argument, callOf, labelOf, newOf } from '../library.js';
 import type { DelaySchedule, Growth, Node, OptionEdit, OptionsTarget, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, isStaticObject, type Maybe, type StaticValue } from '../static-value.js';
+import { UNKNOWN, isKnown, isStaticObject, type Maybe, type StaticValue } from '../eval/values.js';
 import { NO_FILTER, site } from './shared.js';
 import { instanceReferences, methodCalls, optionsArgument, typedReferences } from './sdk-shared.js';
 

@@ -6,11 +6,13 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { contains, patternKey, unwrap, type Variable } from '../ast.js';
+import { FREE, RUNNING_ENV, type Env, type Flags } from '../eval/environment.js';
+import { UNKNOWN, isKnown, toInterval, type DataValue, type Maybe, type Value } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import { functionOf } from '../library.js';
 import type { DelaySchedule, Growth, Node } from '../model.js';
-import { customSchedule } from '../schedule.js';
-import { UNKNOWN, constInitializer, findVariable, isKnown, unwrap, type Maybe } from '../static-value.js';
+import { classifyWaits, customSchedule } from '../schedule.js';
 
 /**
  * What each parameter of the delay function receives: the retry number (`'n'`), a known
@@ -42,14 +44,9 @@ export interface DelayFunctionOptions {
   readonly unwrapReturn?: (expr: Node) => Node | 'ignore' | undefined;
 }
 
-interface Env {
-  readonly fn: TSESTree.FunctionLike;
-  readonly n: number;
-  readonly random: number;
-  sawRandom: boolean;
-}
-
 const UNREADABLE: unique symbol = Symbol('unreadable');
+/** Retries sampled to read the growth. */
+const SAMPLES = 4;
 
 /** The reading of the function `node` refers to, or undefined when it is not a function we can see. */
 export function readDelayFunction(
@@ -64,42 +61,76 @@ export function readDelayFunction(
   if (returned === UNREADABLE || returned.length === 0) return unknownReading();
   const argFor = options.argumentFor ?? ((n: number) => n);
   let sawRandom = false;
-  const evalAt = (n: number, random: number): Maybe<number> => {
+  const bound = (n: number): Maybe<number> => {
+    const flags: Flags = { random: false };
+    const env = delayEnv(fn, params, argFor(n), ctx, flags);
     let result: number | undefined;
     for (const expr of returned) {
-      const env: Env = { fn, n: argFor(n), random, sawRandom: false };
-      const v = calc(expr, env, params, ctx, 0);
-      sawRandom ||= env.sawRandom;
-      if (!isKnown(v) || !Number.isFinite(v) && v !== Infinity) return UNKNOWN;
+      const v = toInterval(ctx.evaluator.evaluateIn(expr, env));
+      if (!v || Number.isNaN(v.hi) || v.hi === -Infinity) return UNKNOWN;
       // Several returns (branches): the worst case is the largest.
-      result = result === undefined ? v : Math.max(result, v);
+      result = result === undefined ? v.hi : Math.max(result, v.hi);
     }
-    return result ?? UNKNOWN;
+    sawRandom ||= flags.random;
+    return result === undefined ? UNKNOWN : Math.max(0, result);
   };
-  const bound = (n: number): Maybe<number> => {
-    const low = evalAt(n, 0);
-    const high = evalAt(n, 1);
-    if (!isKnown(low) || !isKnown(high)) return UNKNOWN;
-    return Math.max(0, low, high);
-  };
-  // Probe once so `sawRandom` is known before classifying.
+  // Probe first so randomness is known before classifying.
   const samples: number[] = [];
-  for (let n = 1; n <= 4; n++) {
+  for (let n = 1; n <= SAMPLES; n++) {
     const v = bound(n);
     if (!isKnown(v)) return unknownReading();
     samples.push(v);
   }
-  const growth = classify(samples);
-  const [a, b] = samples as [number, number, number, number];
-  return {
-    growth,
-    jitter: sawRandom,
-    initialMs: a,
-    multiplier: growth === 'exponential' ? b / a : growth === 'constant' || growth === 'none' ? 1 : UNKNOWN,
-    bound,
-    fn,
-    waits: returned,
+  const { growth, multiplier } = classifyWaits(samples);
+  return { growth, jitter: sawRandom, initialMs: samples[0]!, multiplier, bound, fn, waits: returned };
+}
+
+/**
+ * The environment a delay function runs in for one retry: its parameters bound as `params`
+ * says (the retry number, a known number, a context object carrying the retry number), the
+ * code's own defaults applied, `Math.random()` a range.
+ */
+function delayEnv(fn: TSESTree.FunctionLike, params: readonly ParamMeaning[], n: number, ctx: AnalysisContext, flags: Flags): Env {
+  const valueOf = (meaning: ParamMeaning): Value => {
+    if (meaning === 'n') return n;
+    if (typeof meaning === 'number') return meaning;
+    if (meaning && typeof meaning === 'object') {
+      const properties = new Map<string, DataValue>(Object.entries(meaning).map(([k, m]) => [k, m === 'n' ? n : m]));
+      return { properties, open: true };
+    }
+    return UNKNOWN;
   };
+  const env: Env = {
+    ...RUNNING_ENV,
+    flags,
+    lookup(variable: Variable, _id, current) {
+      const def = variable.defs[0];
+      if (!def || def.type !== 'Parameter' || def.node !== fn) return FREE;
+      const at = parameterOf(fn, def.name as Node);
+      if (!at) return UNKNOWN;
+      const value = valueOf(params[at.index]);
+      return at.key === undefined ? value : ctx.evaluator.memberOf(value, at.key, current, 0);
+    },
+    importOf: (node) => ctx.imports.resolve(node),
+  };
+  return env;
+}
+
+/** Which parameter holds `name`: `(n)`, `(n = 1)`, or a property of a destructured one (`({ attempt })`). */
+function parameterOf(fn: TSESTree.FunctionLike, name: Node): { index: number; key?: string | undefined } | undefined {
+  const plain = (p: Node) => (p.type === T.AssignmentPattern ? p.left : p);
+  for (let i = 0; i < fn.params.length; i++) {
+    const p = plain(fn.params[i]!);
+    if (p === name) return { index: i };
+    if (p.type !== T.ObjectPattern) continue;
+    for (const prop of p.properties) {
+      if (prop.type === T.Property && plain(prop.value) === name) {
+        const key = patternKey(prop);
+        return key === undefined ? undefined : { index: i, key };
+      }
+    }
+  }
+  return undefined;
 }
 
 /** A schedule from a reading, with the node where the delay is configured. */
@@ -119,12 +150,13 @@ export function scheduleOfReading(reading: DelayReading, node: Node | undefined)
 export function arraySchedule(list: readonly number[], node: Node | undefined): DelaySchedule {
   const at = (n: number) => list[Math.min(Math.max(n, 1), list.length) - 1]!;
   const samples = list.length >= 4 ? list.slice(0, 4) : list.length === 1 ? [at(1), at(1), at(1), at(1)] : undefined;
-  const growth: Growth = samples ? classify(samples) : shortListGrowth(list);
+  const reading: { growth: Growth; multiplier: Maybe<number> } = samples ? classifyWaits(samples) : { growth: shortListGrowth(list), multiplier: UNKNOWN };
+  const growth = reading.growth;
   const first = at(1);
   const second = at(2);
   return customSchedule(growth, (n) => Math.max(0, at(n)), {
     initialMs: first,
-    multiplier: growth === 'exponential' ? second / first : growth === 'constant' || growth === 'none' ? 1 : UNKNOWN,
+    multiplier: growth === 'exponential' ? (samples ? reading.multiplier : second / first) : growth === 'constant' || growth === 'none' ? 1 : UNKNOWN,
     maxMs: Math.max(...list),
     node,
   });
@@ -142,18 +174,6 @@ function shortListGrowth(list: readonly number[]): Growth {
 
 function unknownReading(): DelayReading {
   return { growth: UNKNOWN, jitter: UNKNOWN, initialMs: UNKNOWN, multiplier: UNKNOWN, bound: () => UNKNOWN };
-}
-
-function classify(v: readonly number[]): Growth {
-  if (v.every((x) => x === 0)) return 'none';
-  if (v.every((x) => x === v[0])) return 'constant';
-  const [a, b, c] = v as [number, number, number];
-  const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x), Math.abs(y));
-  if (a > 0 && b > a && close(b / a, c / b)) return 'exponential';
-  if (b > a && close(b - a, c - b)) return 'linear';
-  const d = v[3]!;
-  if (b > a && c > b && close(c - 2 * b + a, d - 2 * c + b)) return 'polynomial';
-  return 'custom';
 }
 
 /** Every expression the function can return, after `unwrapReturn`; UNREADABLE when not followable. */
@@ -209,181 +229,11 @@ function collectReturns(block: TSESTree.BlockStatement | TSESTree.Statement, out
   return true;
 }
 
-const MATH: Record<string, (...a: number[]) => number> = {
-  pow: Math.pow,
-  min: Math.min,
-  max: Math.max,
-  floor: Math.floor,
-  ceil: Math.ceil,
-  round: Math.round,
-  trunc: Math.trunc,
-  abs: Math.abs,
-  sqrt: Math.sqrt,
-  exp: Math.exp,
-};
-
-function calc(raw: Node, env: Env, params: readonly ParamMeaning[], ctx: AnalysisContext, depth: number): Maybe<number> {
-  if (depth > 32) return UNKNOWN;
-  const node = unwrap(raw);
-  switch (node.type) {
-    case T.Literal:
-      return typeof node.value === 'number' ? node.value : UNKNOWN;
-    case T.Identifier:
-      return identifier(node, env, params, ctx, depth);
-    case T.UnaryExpression: {
-      const v = calc(node.argument, env, params, ctx, depth + 1);
-      if (!isKnown(v)) return UNKNOWN;
-      return node.operator === '-' ? -v : node.operator === '+' ? v : UNKNOWN;
-    }
-    case T.BinaryExpression: {
-      if (node.left.type === T.PrivateIdentifier) return UNKNOWN;
-      const a = calc(node.left, env, params, ctx, depth + 1);
-      const b = calc(node.right, env, params, ctx, depth + 1);
-      if (!isKnown(a) || !isKnown(b)) return UNKNOWN;
-      switch (node.operator) {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
-        case '/': return a / b;
-        case '%': return a % b;
-        case '**': return a ** b;
-        case '<<': return a << b;
-        default: return UNKNOWN;
-      }
-    }
-    case T.LogicalExpression: {
-      // `delay ?? 1000`: the left side decides when known.
-      const a = calc(node.left, env, params, ctx, depth + 1);
-      return isKnown(a) ? a : UNKNOWN;
-    }
-    case T.MemberExpression: {
-      const object = unwrap(node.object);
-      if (object.type === T.Identifier && !node.computed && node.property.type === T.Identifier) {
-        const index = paramIndex(env.fn, object.name);
-        if (index !== undefined) {
-          const meaning = params[index];
-          if (meaning && typeof meaning === 'object') {
-            const m = meaning[node.property.name];
-            return m === 'n' ? env.n : typeof m === 'number' ? m : UNKNOWN;
-          }
-          return UNKNOWN;
-        }
-      }
-      return ctx.evaluator.number(node);
-    }
-    case T.CallExpression: {
-      const callee = unwrap(node.callee);
-      if (callee.type !== T.MemberExpression || callee.computed || callee.property.type !== T.Identifier) return UNKNOWN;
-      const object = unwrap(callee.object);
-      if (object.type !== T.Identifier || object.name !== 'Math') return UNKNOWN;
-      if (findVariable(ctx.evaluator.scopeOf(object), 'Math')?.defs.length) return UNKNOWN;
-      if (callee.property.name === 'random') {
-        env.sawRandom = true;
-        // The supremum of Math.random(): a bound, never an underestimate.
-        return env.random;
-      }
-      const f = MATH[callee.property.name];
-      if (!f) return UNKNOWN;
-      const args: number[] = [];
-      for (const a of node.arguments) {
-        if (a.type === T.SpreadElement) return UNKNOWN;
-        const v = calc(a, env, params, ctx, depth + 1);
-        if (!isKnown(v)) return UNKNOWN;
-        args.push(v);
-      }
-      return f(...args);
-    }
-    case T.ConditionalExpression: {
-      const a = calc(node.consequent, env, params, ctx, depth + 1);
-      const b = calc(node.alternate, env, params, ctx, depth + 1);
-      if (!isKnown(a) || !isKnown(b)) return UNKNOWN;
-      const test = testValue(node.test, env, params, ctx, depth + 1);
-      if (test === true) return a;
-      if (test === false) return b;
-      return Math.max(a, b);
-    }
-    default:
-      return UNKNOWN;
-  }
-}
-
-function testValue(raw: Node, env: Env, params: readonly ParamMeaning[], ctx: AnalysisContext, depth: number): boolean | undefined {
-  const node = unwrap(raw);
-  if (node.type !== T.BinaryExpression || node.left.type === T.PrivateIdentifier) return undefined;
-  const a = calc(node.left, env, params, ctx, depth + 1);
-  const b = calc(node.right, env, params, ctx, depth + 1);
-  if (!isKnown(a) || !isKnown(b)) return undefined;
-  switch (node.operator) {
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    case '>=': return a >= b;
-    case '===': case '==': return a === b;
-    case '!==': case '!=': return a !== b;
-    default: return undefined;
-  }
-}
-
-function identifier(node: TSESTree.Identifier, env: Env, params: readonly ParamMeaning[], ctx: AnalysisContext, depth: number): Maybe<number> {
-  const index = paramIndex(env.fn, node.name);
-  if (index !== undefined && declaredBy(env.fn, node, ctx)) {
-    const meaning = params[index];
-    return meaning === 'n' ? env.n : typeof meaning === 'number' ? meaning : UNKNOWN;
-  }
-  // `({ attempt }) => ...`: a destructured context property.
-  const destructured = destructuredParam(env.fn, node.name);
-  if (destructured) {
-    const meaning = params[destructured.index];
-    if (meaning && typeof meaning === 'object') {
-      const m = meaning[destructured.key];
-      return m === 'n' ? env.n : typeof m === 'number' ? m : UNKNOWN;
-    }
-    return UNKNOWN;
-  }
-  const variable = findVariable(ctx.evaluator.scopeOf(node), node.name);
-  // A const declared inside the function may depend on the parameters: follow it here.
-  if (variable && env.fn.range[0] <= (variable.defs[0]?.node.range[0] ?? -1) && (variable.defs[0]?.node.range[1] ?? Infinity) <= env.fn.range[1]) {
-    const init = constInitializer(variable);
-    return init ? calc(init, env, params, ctx, depth + 1) : UNKNOWN;
-  }
-  return ctx.evaluator.number(node);
-}
-
-function paramIndex(fn: TSESTree.FunctionLike, name: string): number | undefined {
-  for (let i = 0; i < fn.params.length; i++) {
-    let p: Node = fn.params[i]!;
-    if (p.type === T.AssignmentPattern) p = p.left;
-    if (p.type === T.Identifier && p.name === name) return i;
-  }
-  return undefined;
-}
-
-function destructuredParam(fn: TSESTree.FunctionLike, name: string): { index: number; key: string } | undefined {
-  for (let i = 0; i < fn.params.length; i++) {
-    let p: Node = fn.params[i]!;
-    if (p.type === T.AssignmentPattern) p = p.left;
-    if (p.type !== T.ObjectPattern) continue;
-    for (const prop of p.properties) {
-      if (prop.type !== T.Property || prop.computed || prop.key.type !== T.Identifier) continue;
-      const value = prop.value.type === T.AssignmentPattern ? prop.value.left : prop.value;
-      if (value.type === T.Identifier && value.name === name) return { index: i, key: prop.key.name };
-    }
-  }
-  return undefined;
-}
-
-/** True when `id` refers to the function's own parameter, not a shadowing inner binding. */
-function declaredBy(fn: TSESTree.FunctionLike, id: TSESTree.Identifier, ctx: AnalysisContext): boolean {
-  const variable = findVariable(ctx.evaluator.scopeOf(id), id.name);
-  const def = variable?.defs[0];
-  return !!def && def.type === 'Parameter' && def.node === fn;
-}
-
 /** Whether a function's body throws or calls one of `enders` (e.g. rxjs `throwError`): it can end retrying. */
 export function mayEndRetrying(fn: TSESTree.FunctionLike | undefined, isEnder: (call: TSESTree.CallExpression) => boolean, ctx: AnalysisContext): boolean {
   if (!fn?.body) return false;
-  const [start, end] = fn.body.range;
-  for (const t of ctx.nodesOfType(T.ThrowStatement)) if (t.range[0] >= start && t.range[1] <= end) return true;
-  for (const c of ctx.nodesOfType(T.CallExpression)) if (c.range[0] >= start && c.range[1] <= end && isEnder(c)) return true;
+  const body = fn.body;
+  for (const t of ctx.nodesOfType(T.ThrowStatement)) if (contains(body, t)) return true;
+  for (const c of ctx.nodesOfType(T.CallExpression)) if (contains(body, c) && isEnder(c)) return true;
   return false;
 }

@@ -3,7 +3,7 @@ import { alwaysTrue, argument, callOf, functionOf } from '../library.js';
 import type { ErrorFilter, RetrySite } from '../model.js';
 import type { OptionValue } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown } from '../static-value.js';
+import { UNKNOWN, isKnown } from '../eval/values.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 
 /**

@@ -9,7 +9,8 @@ import type { AnalysisContext } from '../library.js';
 import { functionOf } from '../library.js';
 import type { ClientErrorInclusion, ErrorFilter, Node, OptionsTarget, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
-import { UNKNOWN, isKnown, unwrap, type Maybe, type StaticValue } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe, type StaticValue } from '../eval/values.js';
+import { unwrap } from '../ast.js';
 import { RETRYABLE_CLIENT_ERRORS } from '../../shared/guide-limits.js';
 import { contains } from './shared.js';
 

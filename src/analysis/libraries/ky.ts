@@ -4,7 +4,7 @@ import { alwaysTrue, argument, callOf, functionOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, SiteFixes } from '../model.js';
 import { UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, isStaticFunction, isStaticObject, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, isStaticFunction, isStaticObject, type Maybe } from '../eval/values.js';
 import { readDelayFunction } from './delay-function.js';
 import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, predicateClientErrors, referencesOf, statusListFilter, optionsArgument , writesRetried, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';

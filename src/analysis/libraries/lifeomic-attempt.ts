@@ -3,7 +3,7 @@ import { argument, callOf } from '../library.js';
 import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { NO_FILTER, NO_TIMEOUT, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 
 /**

@@ -5,7 +5,8 @@ import { argument, callOf, functionOf } from '../library.js';
 import type { Node, OptionEdit, RetrySite } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, unwrap } from '../static-value.js';
+import { UNKNOWN, isKnown } from '../eval/values.js';
+import { unwrap } from '../ast.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 
 const MODULES: Record<string, { module: string; optionsIndex: number }> = {

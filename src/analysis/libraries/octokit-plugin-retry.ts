@@ -5,7 +5,8 @@ import { argument } from '../library.js';
 import type { DelaySchedule, ErrorFilter, Node, RetrySite } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { NO_DELAY, customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, unwrap, type StaticValue } from '../static-value.js';
+import { UNKNOWN, isKnown, type StaticValue } from '../eval/values.js';
+import { unwrap } from '../ast.js';
 import { declaredName, referencesOf, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 

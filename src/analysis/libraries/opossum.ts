@@ -2,7 +2,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, BreakerQuery, LibraryDescriptor } from '../library.js';
 import { functionOf } from '../library.js';
 import type { Node } from '../model.js';
-import { propertyKey, unwrap } from '../static-value.js';
+import { propertyKey, unwrap } from '../ast.js';
 import { contains } from './shared.js';
 
 /**

@@ -5,7 +5,8 @@ import { alwaysTrue, argument, callOf, functionOf } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, Node, RetrySite, Setting, SiteFixes } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { NO_DELAY, customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, findVariable, isKnown, staticPropertyName, unwrap, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
+import { findVariable, staticPropertyName, unwrap } from '../ast.js';
 import { clientErrorRange, predicateClientErrors, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, orUnknown, site } from './shared.js';
 

@@ -4,7 +4,7 @@ import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { argument, callOf } from '../library.js';
 import type { Execution, RetrySite } from '../model.js';
 import { UNKNOWN_SCHEDULE, geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
-import { UNKNOWN } from '../static-value.js';
+import { UNKNOWN } from '../eval/values.js';
 import { IN_MEMORY_MS, TYPICAL_ATTEMPTS, TYPICAL_FIRST_WAIT_MS, TYPICAL_MULTIPLIER } from '../../shared/guide-limits.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 

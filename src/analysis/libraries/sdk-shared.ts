@@ -5,7 +5,8 @@ import type { AnalysisContext } from '../library.js';
 import { alwaysTrue, argument, functionOf } from '../library.js';
 import type { ErrorFilter, Node } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
-import { UNKNOWN, isStaticFunction, staticPropertyName, type Maybe, type StaticValue } from '../static-value.js';
+import { UNKNOWN, isStaticFunction, type Maybe, type StaticValue } from '../eval/values.js';
+import { staticPropertyName } from '../ast.js';
 import { contains } from './shared.js';
 
 const DURATION_UNITS: Record<string, number> = {

@@ -4,7 +4,7 @@ import type { AnalysisContext } from '../library.js';
 import type { ErrorFilter, Node, OptionsTarget, RetrySite, Setting, SiteFixes } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 
 export interface NodeRetryDefaults {
   retries: number;

@@ -7,7 +7,7 @@ import type { Node, RetrySite, Setting } from '../model.js';
 import type { OperationKind } from '../operations/types.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
-import { propertyKey, unwrap } from '../static-value.js';
+import { propertyKey, unwrap } from '../ast.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
 import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from './sdk-shared.js';
 

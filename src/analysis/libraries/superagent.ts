@@ -4,7 +4,7 @@ import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { alwaysTrue, argument, functionOf } from '../library.js';
 import type { ErrorFilter, Node, RetrySite, Setting } from '../model.js';
 import { NO_DELAY, totalAttempts } from '../schedule.js';
-import { UNKNOWN } from '../static-value.js';
+import { UNKNOWN } from '../eval/values.js';
 import { declaredName, predicateClientErrors, referencesOf } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, site } from './shared.js';
 

@@ -23,7 +23,8 @@ import { alwaysTrue, argument, callOf, functionOf, isFunctionNode, labelOf, newO
 import type { DelaySchedule, ErrorFilter, Node, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, customSchedule, geometricSchedule } from '../schedule.js';
-import { UNKNOWN, isStaticFunction, staticPropertyName, unwrap } from '../static-value.js';
+import { UNKNOWN, isStaticFunction } from '../eval/values.js';
+import { staticPropertyName, unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 

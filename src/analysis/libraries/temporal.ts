@@ -3,7 +3,7 @@ import { callOf, labelOf } from '../library.js';
 import type { ErrorFilter, RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { NO_FILTER, optionsTarget, site } from './shared.js';
 import { durationMs, implicitWhen, optionsArgument, writesNone, written } from './sdk-shared.js';
 

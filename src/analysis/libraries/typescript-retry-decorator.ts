@@ -4,7 +4,7 @@ import { argument, decoratorOf } from '../library.js';
 import type { DelaySchedule, Node, OptionEdit, RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, isSymbolic, type Maybe, type StaticValue } from '../static-value.js';
+import { UNKNOWN, isKnown, isSymbolic, type Maybe, type StaticValue } from '../eval/values.js';
 import { localReference } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 

@@ -5,7 +5,8 @@ import { argument, callOf, newOf } from '../library.js';
 import type { ErrorFilter, Node, OptionEdit, RetrySite, SiteFixes } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { UNKNOWN_SCHEDULE, geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, unwrap } from '../static-value.js';
+import { UNKNOWN, isKnown } from '../eval/values.js';
+import { unwrap } from '../ast.js';
 import { statusListFilter, optionsArgument, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 

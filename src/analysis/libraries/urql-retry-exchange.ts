@@ -3,7 +3,7 @@ import { callOf, labelOf } from '../library.js';
 import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { customSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
 import { optionsArgument, predicateFilter, written } from './sdk-shared.js';
 

@@ -8,7 +8,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
-import { propertyKey, unwrap } from '../static-value.js';
+import { propertyKey, unwrap } from '../ast.js';
 import { createDeclarationReader, typeAwareServices } from '../type-aware.js';
 import { buildVocabulary, type Vocabulary } from './vocabulary.js';
 

@@ -6,7 +6,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { HttpFacet, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
-import { findVariable, propertyKey, unwrap } from '../static-value.js';
+import { findVariable, propertyKey, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
 import type { HttpCall } from './types.js';
 import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';

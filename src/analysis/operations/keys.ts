@@ -6,7 +6,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { isFunctionNode } from '../library.js';
 import type { Execution, Node, RetrySite } from '../model.js';
-import { findVariable, staticPropertyName, unwrap } from '../static-value.js';
+import { findVariable, staticPropertyName, unwrap } from '../ast.js';
 import { inside, type FileFacts } from './file.js';
 import type { IdempotencyKey, Variable } from './types.js';
 

@@ -7,7 +7,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { BreakerQuery } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { findVariable, unwrap } from '../static-value.js';
+import { findVariable, unwrap } from '../ast.js';
 import type { Classifier } from './classify.js';
 import { callLabel, inside, type FileFacts } from './file.js';
 import type { NestedRetry, OperationGroup, Variable } from './types.js';

@@ -7,7 +7,7 @@
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { Node } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
-import { propertyKey, unwrap } from '../static-value.js';
+import { propertyKey, unwrap } from '../ast.js';
 import { METHOD_SHORTCUTS } from '../libraries/http-shared.js';
 import type { OperationKind } from './types.js';
 

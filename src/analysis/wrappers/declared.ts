@@ -12,7 +12,7 @@ import type { ErrorFilter, Node, OptionEdit, RetrySite, Setting, SiteFixes } fro
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts, UNKNOWN_SCHEDULE } from '../schedule.js';
 import type { WrapperDeclaration, WrapperSetting } from '../settings.js';
-import { UNKNOWN, isKnown, type Maybe } from '../static-value.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, NO_FILTER, customFilter, optionsTarget, site } from '../libraries/shared.js';
 
 const descriptorCache = new WeakMap<readonly WrapperDeclaration[], readonly LibraryDescriptor[]>();

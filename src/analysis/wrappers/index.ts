@@ -9,7 +9,8 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { memberChain } from '../imports.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { contains, findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
+import { contains } from '../ast.js';
+import { findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { findExportedHelper, isFollowable, knownModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';

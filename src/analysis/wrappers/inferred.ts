@@ -14,11 +14,11 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { findHandWrittenSites, type ArgumentObject, type ArgumentValue, type BoundCall } from '../hand-written.js';
+import { findHandWrittenSites, type BoundCall } from '../hand-written.js';
 import type { AnalysisContext } from '../library.js';
-import { labelOf } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
-import { UNKNOWN, findVariable, unwrap, type Maybe } from '../static-value.js';
+import { contains, findVariable, labelOf, unwrap, walk } from '../ast.js';
+import { UNKNOWN, type DataObject, type DataValue, type Maybe } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
 type Variable = TSESLint.Scope.Variable;
@@ -45,10 +45,12 @@ export interface WrapperHelper {
   /** The helper's own site: its body read as called without arguments (its defaults). */
   defaults(): RetrySite | undefined;
   /** The helper's body read as called with these arguments (cached per distinct arguments). */
-  specialise(args: readonly ArgumentValue[]): RetrySite | undefined;
+  specialise(args: readonly DataValue[]): RetrySite | undefined;
 }
 
 const MAX_CALL_CACHE = 64;
+/** Nodes visited in one expression a helper reads. */
+const EXPRESSION_BUDGET = 5000;
 
 /** The retry helpers of a file, from its hand-written sites. */
 export function findWrapperHelpers(ctx: AnalysisContext, handWritten: readonly RetrySite[]): Map<Fn, WrapperHelper> {
@@ -86,15 +88,15 @@ function wrapperOf(ctx: AnalysisContext, s: RetrySite): Found | undefined {
   }
   // `fetch(url, init)`: the retried call is built from the parameters of an enclosing named function.
   let best: Fn | undefined;
-  walk(op, ctx, (n) => {
+  walk(op, (n) => {
     if (n.type !== T.Identifier) return;
-    const v = variableOf(ctx, n);
+    const v = ctx.evaluator.variableOf(n);
     const def = v?.defs[0];
     if (!def || def.type !== 'Parameter') return;
     const fn = def.node as Fn;
     if (!contains(fn, s.node) || !nameOf(ctx, fn)) return;
     if (!best || contains(best, fn)) best = fn;
-  });
+  }, { budget: EXPRESSION_BUDGET });
   if (!best) return undefined;
   return { fn: best, kind: 'forwarding', ...nameOf(ctx, best)! };
 }
@@ -108,7 +110,7 @@ function parameterPathOf(ctx: AnalysisContext, expr: Node): { fn: Fn; path: Para
     n = unwrap(n.object);
   }
   if (n.type !== T.Identifier) return undefined;
-  const v = variableOf(ctx, n);
+  const v = ctx.evaluator.variableOf(n);
   const def = v?.defs[0];
   if (!v || v.defs.length !== 1 || def?.type !== 'Parameter') return undefined;
   const fn = def.node as Fn;
@@ -173,7 +175,7 @@ function nameOf(ctx: AnalysisContext, fn: Fn): { name: string; variable: Variabl
 function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHelper {
   const calls = new Map<string, RetrySite | null>();
   let defaults: RetrySite | null | undefined;
-  const run = (args: readonly ArgumentValue[]): RetrySite | null => {
+  const run = (args: readonly DataValue[]): RetrySite | null => {
     try {
       const bound: BoundCall = { fn: found.fn, args };
       const sites = findHandWrittenSites(ctx, bound);
@@ -204,14 +206,14 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHe
   };
 }
 
-function keyOf(args: readonly ArgumentValue[]): string {
-  const enc = (v: ArgumentValue): unknown => {
+function keyOf(args: readonly DataValue[]): string {
+  const enc = (v: DataValue): unknown => {
     if (v === UNKNOWN) return { u: 1 };
     if (v === undefined) return { d: 1 };
     if (typeof v === 'number' && !Number.isFinite(v)) return { n: String(v) };
-    if (Array.isArray(v)) return (v as ArgumentValue[]).map(enc);
+    if (Array.isArray(v)) return (v as DataValue[]).map(enc);
     if (typeof v === 'object' && v !== null) {
-      const o = v as ArgumentObject;
+      const o = v as DataObject;
       return { o: [...o.properties].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, enc(x)]), open: o.open };
     }
     return v;
@@ -224,12 +226,12 @@ function keyOf(args: readonly ArgumentValue[]): string {
 
 /** Plain values of a call's arguments, and the caller's node for each (path `1.retries`). */
 export interface ReadArguments {
-  readonly values: readonly ArgumentValue[];
+  readonly values: readonly DataValue[];
   readonly nodes: ReadonlyMap<string, Node>;
 }
 
 export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContext, arity: number): ReadArguments {
-  const values: ArgumentValue[] = [];
+  const values: DataValue[] = [];
   const nodes = new Map<string, Node>();
   for (let i = 0; i < call.arguments.length; i++) {
     const arg = call.arguments[i]!;
@@ -244,7 +246,7 @@ export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContex
   return { values, nodes };
 }
 
-function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number): ArgumentValue {
+function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number): DataValue {
   if (depth > 4) return UNKNOWN;
   let resolved: Node;
   try {
@@ -253,7 +255,7 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
     return UNKNOWN;
   }
   if (resolved.type === T.ObjectExpression) {
-    const properties = new Map<string, ArgumentValue>();
+    const properties = new Map<string, DataValue>();
     let open = false;
     const add = (object: TSESTree.ObjectExpression, d: number) => {
       for (const p of object.properties) {
@@ -287,7 +289,7 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
   if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
   if (Array.isArray(v)) {
     return v.every((x) => x === null || x === undefined || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean')
-      ? (v as ArgumentValue[])
+      ? (v as DataValue[])
       : UNKNOWN;
   }
   return UNKNOWN;
@@ -414,13 +416,13 @@ function callerNodesFor(helper: WrapperHelper, node: Node, passed: ReadonlyMap<s
 }
 
 /** The arguments with one of them (`1.factor`, or a whole argument `2`) left out. */
-function withoutArgument(values: readonly ArgumentValue[], key: string): ArgumentValue[] {
+function withoutArgument(values: readonly DataValue[], key: string): DataValue[] {
   const [first, ...rest] = key.split('.');
   const index = Number(first);
-  const drop = (v: ArgumentValue, keys: readonly string[]): ArgumentValue => {
+  const drop = (v: DataValue, keys: readonly string[]): DataValue => {
     if (keys.length === 0) return undefined;
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-    const o = v as ArgumentObject;
+    const o = v as DataObject;
     const [k, ...more] = keys;
     if (!o.properties.has(k!)) return v;
     const properties = new Map(o.properties);
@@ -434,12 +436,12 @@ function withoutArgument(values: readonly ArgumentValue[], key: string): Argumen
 function traceParameters(helper: WrapperHelper, node: Node, out: Map<string, ParamPath>, seen: Set<Variable>, depth: number): void {
   if (depth > 6) return;
   const ctx = helper.ctx;
-  walk(node, ctx, (n) => {
+  walk(node, (n) => {
     if (n.type !== T.Identifier) return;
     const parent = n.parent;
     if (parent?.type === T.MemberExpression && parent.property === n && !parent.computed) return;
     if (parent?.type === T.Property && parent.key === n && !parent.computed && parent.value !== n) return;
-    const v = variableOf(ctx, n);
+    const v = ctx.evaluator.variableOf(n);
     if (!v || seen.has(v) || v.defs.length !== 1) return;
     seen.add(v);
     const def = v.defs[0]!;
@@ -473,7 +475,7 @@ function traceParameters(helper: WrapperHelper, node: Node, out: Map<string, Par
         if (r.isWrite() && !r.init && w?.type === T.AssignmentExpression && w.left === r.identifier) traceParameters(helper, w.right, out, seen, depth + 1);
       }
     }
-  });
+  }, { budget: EXPRESSION_BUDGET });
 }
 
 function patternKeys(pattern: Node, name: Node): string[] {
@@ -501,39 +503,4 @@ function sameSchedule(a: DelaySchedule, b: DelaySchedule): boolean {
 function sameFilter(a: ErrorFilter, b: ErrorFilter): boolean {
   return a.kind === b.kind && !!a.retriesEverything === !!b.retriesEverything &&
     a.clientErrors.map((c) => c.status).join() === b.clientErrors.map((c) => c.status).join();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Small AST helpers
-
-export function contains(outer: Node, inner: Node): boolean {
-  return inner.range[0] >= outer.range[0] && inner.range[1] <= outer.range[1];
-}
-
-function variableOf(ctx: AnalysisContext, id: TSESTree.Identifier): Variable | undefined {
-  try {
-    return findVariable(ctx.evaluator.scopeOf(id), id.name);
-  } catch {
-    return undefined;
-  }
-}
-
-const SKIP = new Set(['parent', 'typeAnnotation', 'returnType', 'typeParameters', 'typeArguments', 'decorators']);
-
-/** Visits an expression's subtree (bounded). */
-function walk(root: Node, ctx: AnalysisContext, visit: (n: Node) => void): void {
-  const keys = ctx.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  const stack: Node[] = [root];
-  let budget = 5000;
-  while (stack.length && budget-- > 0) {
-    const n = stack.pop()!;
-    visit(n);
-    for (const k of keys[n.type] ?? []) {
-      if (SKIP.has(k)) continue;
-      const child = (n as unknown as Record<string, unknown>)[k];
-      if (Array.isArray(child)) {
-        for (const c of child) if (c && typeof (c as Node).type === 'string') stack.push(c as Node);
-      } else if (child && typeof (child as Node).type === 'string') stack.push(child as Node);
-    }
-  }
 }

@@ -14,7 +14,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { SourceCode } from 'eslint';
 import type { AnalysisContext } from '../library.js';
-import { constInitializer, findVariable, unwrap } from '../static-value.js';
+import { constInitializer, findVariable, unwrap } from '../ast.js';
 import type { WrapperHelper } from './inferred.js';
 
 type Fn = TSESTree.FunctionLike;

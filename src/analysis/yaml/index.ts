@@ -12,7 +12,7 @@ import type { RetrySite } from '../model.js';
 import type { OperationAnalysis, OperationFacts } from '../operations/index.js';
 import { OptionsView } from '../options.js';
 import { siteSelection } from '../selection.js';
-import { createEvaluator } from '../static-value.js';
+import { createEvaluator } from '../eval/evaluator.js';
 import { readResilience4jYaml, type YamlProblem } from './resilience4j.js';
 
 const EMPTY_IMPORTS: ImportTable = {

@@ -13,7 +13,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import type { ClientErrorInclusion, ErrorFilter, Node, RetrySite } from '../model.js';
 import { customSchedule } from '../schedule.js';
-import { UNKNOWN, type Maybe as AnalysisMaybe } from '../static-value.js';
+import { UNKNOWN, type Maybe as AnalysisMaybe } from '../eval/values.js';
 import { site } from '../libraries/shared.js';
 import {
   isKnown,

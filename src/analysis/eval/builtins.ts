@@ -1,0 +1,109 @@
+/**
+ * The JavaScript built-ins the evaluator knows, on intervals (a plain number is the interval
+ * [n, n]): one `Math` table, `Number.*` constants, the arithmetic, comparison and bit operators,
+ * `Number()`/`parseInt()`/`parseFloat()`, and the names that mean randomness.
+ */
+import { UNKNOWN, range, toInterval, type Interval, type Value } from './values.js';
+
+/** Globals nobody shadows. */
+export const GLOBAL_CONSTANTS: ReadonlyMap<string, number | undefined> = new Map([
+  ['undefined', undefined],
+  ['Infinity', Infinity],
+  ['NaN', NaN],
+]);
+
+export const BUILTIN_CONSTANTS: Readonly<Record<string, number>> = {
+  'Number.POSITIVE_INFINITY': Infinity,
+  'Number.NEGATIVE_INFINITY': -Infinity,
+  'Number.MAX_SAFE_INTEGER': Number.MAX_SAFE_INTEGER,
+  'Number.MAX_VALUE': Number.MAX_VALUE,
+  'Number.MIN_SAFE_INTEGER': Number.MIN_SAFE_INTEGER,
+};
+
+/** `Math.random()`, `randomJitter()`, `this.jitter(...)`: a call whose name says it is random. */
+export const RANDOM_NAME = /random|jitter/i;
+
+/** Functions that turn a string into a number. */
+export const NUMBER_PARSERS = new Set(['Number', 'parseInt', 'parseFloat']);
+
+type Result = number | Interval | typeof UNKNOWN;
+
+/** All four corner combinations of a binary operation, NaN read as 0 (`0 * Infinity`). */
+function corners(a: Interval, b: Interval, f: (x: number, y: number) => number): number | Interval {
+  const c = [f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)].map((x) => (Number.isNaN(x) ? 0 : x));
+  return range(Math.min(...c), Math.max(...c));
+}
+
+const point = (v: Interval): boolean => v.lo === v.hi;
+const monotone = (f: (x: number) => number) => (v: Interval | undefined): Result => (v ? range(f(v.lo), f(v.hi)) : UNKNOWN);
+
+export function power(x: Interval, y: Interval): Result {
+  if (point(x) && point(y)) return x.lo ** y.lo;
+  return x.lo >= 0 ? corners(x, y, (p, q) => p ** q) : UNKNOWN;
+}
+
+/** The one `Math` table: each function on intervals. */
+export const MATH: Readonly<Record<string, (args: readonly Interval[]) => Result>> = {
+  min: (iv) => (iv.length ? range(Math.min(...iv.map((v) => v.lo)), Math.min(...iv.map((v) => v.hi))) : Infinity),
+  max: (iv) => (iv.length ? range(Math.max(...iv.map((v) => v.lo)), Math.max(...iv.map((v) => v.hi))) : -Infinity),
+  floor: (iv) => monotone(Math.floor)(iv[0]),
+  ceil: (iv) => monotone(Math.ceil)(iv[0]),
+  round: (iv) => monotone(Math.round)(iv[0]),
+  trunc: (iv) => monotone(Math.trunc)(iv[0]),
+  exp: (iv) => monotone(Math.exp)(iv[0]),
+  sqrt: (iv) => (iv[0] && iv[0].lo >= 0 ? monotone(Math.sqrt)(iv[0]) : UNKNOWN),
+  abs: ([v]) => {
+    if (!v) return UNKNOWN;
+    if (v.lo >= 0) return range(v.lo, v.hi);
+    if (v.hi <= 0) return range(-v.hi, -v.lo);
+    return range(0, Math.max(-v.lo, v.hi));
+  },
+  pow: ([x, y]) => (x && y ? power(x, y) : UNKNOWN),
+};
+
+/** A numeric binary operator on intervals; comparisons give booleans, UNKNOWN where the ranges overlap. */
+export function numericBinary(op: string, x: Interval, y: Interval): Value {
+  switch (op) {
+    case '+': return range(x.lo + y.lo, x.hi + y.hi);
+    case '-': return range(x.lo - y.hi, x.hi - y.lo);
+    case '*': return corners(x, y, (p, q) => p * q);
+    case '/':
+      if (y.lo <= 0 && y.hi >= 0) return y.lo === 0 && y.hi === 0 && point(x) ? x.lo / 0 : UNKNOWN;
+      return corners(x, y, (p, q) => p / q);
+    case '**': return power(x, y);
+    case '%': return point(x) && point(y) ? x.lo % y.lo : UNKNOWN;
+    case '<': return x.hi < y.lo ? true : x.lo >= y.hi ? false : UNKNOWN;
+    case '<=': return x.hi <= y.lo ? true : x.lo > y.hi ? false : UNKNOWN;
+    case '>': return x.lo > y.hi ? true : x.hi <= y.lo ? false : UNKNOWN;
+    case '>=': return x.lo >= y.hi ? true : x.hi < y.lo ? false : UNKNOWN;
+    case '<<': case '>>': case '>>>': case '|': case '&': case '^':
+      return point(x) && point(y) ? bitwise(op, x.lo, y.lo) : UNKNOWN;
+    default: return UNKNOWN;
+  }
+}
+
+function bitwise(op: string, p: number, q: number): number {
+  switch (op) {
+    case '<<': return p << q;
+    case '>>': return p >> q;
+    case '>>>': return p >>> q;
+    case '|': return p | q;
+    case '&': return p & q;
+    default: return p ^ q;
+  }
+}
+
+/** `x += y`, `x++` (as `+`, 1): a compound write on numbers; anything else is UNKNOWN. */
+export function numericWrite(op: string, current: Value, operand: Value): Value {
+  const x = toInterval(current);
+  const y = toInterval(operand);
+  return x && y ? numericBinary(op, x, y) : UNKNOWN;
+}
+
+/** `Number(x)`, `parseInt(x)`, `parseFloat(x)`, `+x` on a string; a number or range passes through. */
+export function parseNumber(name: string, v: Value): Value {
+  if (typeof v === 'number' || (typeof v === 'object' && v !== null && 'lo' in v)) return v;
+  if (typeof v !== 'string' || v.trim() === '') return UNKNOWN;
+  const n = name === 'parseInt' ? Number.parseInt(v, 10) : name === 'parseFloat' ? Number.parseFloat(v) : Number(v);
+  return Number.isNaN(n) ? UNKNOWN : n;
+}

@@ -1,0 +1,78 @@
+/**
+ * What an evaluation may assume beyond the code itself. Static option reading uses STATIC_ENV:
+ * nothing is bound, and an unknown stays unknown. A hand-written retry binds its counters per
+ * attempt and the HTTP status per filter question; a delay function binds its parameter to the
+ * retry number.
+ *
+ * The defaults policy (`defaults`): `x ?? d`, `x || d` (a number `d`, `x` not a call) and
+ * destructuring or parameter defaults (`{ retries = 3 } = opts`) stand for an `x` that is not
+ * known. It is ON where the code is read as it runs on its own (hand-written loops, delay
+ * functions: the code's own default is what it does unless told otherwise) and OFF for static
+ * option reading (an option value a caller can override is not a fact about this call).
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import type { Variable } from '../ast.js';
+import type { Value } from './values.js';
+
+type Node = TSESTree.Node;
+
+/** What an evaluation saw: randomness, and a cap it read through (`uncapped`). */
+export interface Flags {
+  random: boolean;
+  cap?: number | undefined;
+}
+
+/** Parameters of an inlined function: each bound to an argument read in the caller's environment. */
+export interface Frame {
+  readonly bindings: ReadonlyMap<Variable, { readonly expr: Node | undefined; readonly env: Env }>;
+  readonly outer: Frame | undefined;
+}
+
+/** `lookup` found nothing to say about a variable: the code's own binding applies. */
+export const FREE: unique symbol = Symbol('free');
+
+export interface Env {
+  /** The defaults policy (see above). */
+  readonly defaults: boolean;
+  /** `Math.random()` is the range [0, 1] (otherwise unknown), and random-named calls are noted in `flags`. */
+  readonly randomness: boolean;
+  /** Unknown qualified names stay symbolic (`BackOffPolicy.Exponential`): option readers compare them. */
+  readonly names: boolean;
+  /** Local helpers (`const backoff = (n) => ...`) are evaluated at their calls. */
+  readonly inlines: boolean;
+  /** Free numeric unknowns read as this number, to see a growth shape whose scale is not known. */
+  readonly probe?: number | undefined;
+  /** `Math.min(varying, cap)` reads as its varying side; the cap is noted in `flags`. */
+  readonly uncapped?: boolean | undefined;
+  /** The HTTP status the error or response object carries. */
+  readonly status?: number | undefined;
+  /** Fixed truth values for parts of a condition. */
+  readonly mask?: ReadonlyMap<Node, boolean> | undefined;
+  readonly frame?: Frame | undefined;
+  readonly flags?: Flags | undefined;
+  /**
+   * A binding this environment decides (a loop counter, the retry number); FREE for the code's own.
+   * `env` is the environment of the read (this one, or one derived from it with a frame or flags).
+   */
+  lookup?(variable: Variable, id: TSESTree.Identifier, env: Env, depth: number): Value | typeof FREE;
+  /** Whether an expression changes between attempts (for `uncapped`). */
+  varies?(expr: Node, env: Env): boolean;
+  /** The module and export an identifier or member is imported from (`crypto.randomInt`). */
+  importOf?(node: Node): { readonly module: string; readonly path: string } | undefined;
+}
+
+/** Static evaluation: the code alone. */
+export const STATIC_ENV: Env = Object.freeze({ defaults: false, randomness: false, names: true, inlines: false });
+
+/** The code as it runs on its own: its defaults apply, randomness is a range, local helpers are followed. */
+export const RUNNING_ENV: Env = Object.freeze({ defaults: true, randomness: true, names: false, inlines: true });
+
+/** Notes randomness in the environment's flags. */
+export function sawRandom(env: Env): void {
+  if (env.flags) env.flags.random = true;
+}
+
+/** Notes a cap read through in the environment's flags (the lowest wins). */
+export function sawCap(env: Env, cap: number): void {
+  if (env.flags) env.flags.cap = env.flags.cap === undefined ? cap : Math.min(env.flags.cap, cap);
+}

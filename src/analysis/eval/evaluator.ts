@@ -1,0 +1,490 @@
+/**
+ * The one evaluator. `evaluate`/`number` read an expression from the code alone (STATIC_ENV,
+ * cached per node); `evaluateIn` reads it in an environment that binds more (a hand-written
+ * retry's counters, a delay function's retry number). Every recursion is bounded by a depth and
+ * every top-level evaluation by a budget of steps; what runs out is UNKNOWN.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, type Scope, type Variable } from '../ast.js';
+import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, MATH, NUMBER_PARSERS, RANDOM_NAME, numericBinary, parseNumber } from './builtins.js';
+import { FREE, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';
+import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
+import {
+  RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isSetValue, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
+  type Maybe, type StaticValue, type SymbolicValue, type Value,
+} from './values.js';
+
+type Node = TSESTree.Node;
+
+/** Nesting of one evaluation (a const chain, an operator tree, inlined helpers). */
+export const MAX_DEPTH = 40;
+/** Inlined helpers stop this far below MAX_DEPTH, so their bodies still have room. */
+const INLINE_HEADROOM = 8;
+/** Steps of one top-level evaluation: generous for any retry construct, a stop for pathological code. */
+const STEP_BUDGET = 20_000;
+
+/** Member names that carry an HTTP status on an error or a response. */
+export const STATUS_KEYS: ReadonlySet<string> = new Set(['status', 'statusCode', 'httpStatusCode', 'httpStatus']);
+/** Members that lead from an error to the response (or its metadata) that carries the status. */
+const PASS_THROUGH_KEYS = new Set(['response', '$metadata', 'cause', 'res']);
+
+export class Evaluator {
+  private readonly staticCache = new WeakMap<Node, Value>();
+  private readonly variables = new WeakMap<Node, Variable | null>();
+  private steps = 0;
+  private active = 0;
+
+  constructor(readonly sourceCode: Readonly<TSESLint.SourceCode>) {}
+
+  scopeOf(node: Node): Scope {
+    return this.sourceCode.getScope(node);
+  }
+
+  /** The variable an identifier refers to (cached; undefined when the scope analysis has none). */
+  variableOf(id: TSESTree.Identifier): Variable | undefined {
+    const hit = this.variables.get(id);
+    if (hit !== undefined) return hit ?? undefined;
+    let v: Variable | undefined;
+    try {
+      v = findVariable(this.scopeOf(id), id.name);
+    } catch {
+      v = undefined;
+    }
+    this.variables.set(id, v ?? null);
+    return v;
+  }
+
+  /** Whether a name is declared in the file (so `Math`, `Number` are not the built-ins). */
+  shadowed(id: TSESTree.Identifier): boolean {
+    return !!this.variableOf(id)?.defs.length;
+  }
+
+  /** The static value of an expression, from the code alone. */
+  evaluate(node: Node | null | undefined): Maybe<StaticValue> {
+    return toStatic(this.top(() => this.evaluateStatic(node, 0)));
+  }
+
+  number(node: Node | null | undefined): Maybe<number> {
+    const v = this.evaluate(node);
+    return typeof v === 'number' ? v : UNKNOWN;
+  }
+
+  /** Follows `const a = b` chains to the expression that produces the value. */
+  resolve(node: Node): Node {
+    return resolveExpression(node, (n) => this.scopeOf(n));
+  }
+
+  /** The value of an expression in an environment. */
+  evaluateIn(node: Node | null | undefined, env: Env): Value {
+    return this.top(() => this.eval(node, env, 0));
+  }
+
+  /**
+   * The value of an expression in an environment, with a budget of its own: for values an
+   * environment computes while answering a lookup (a counter at attempt k), which are cached.
+   */
+  evaluateFresh(node: Node | null | undefined, env: Env): Value {
+    const saved = this.steps;
+    this.steps = 0;
+    this.active++;
+    try {
+      return this.eval(node, env, 0);
+    } finally {
+      this.active--;
+      this.steps = saved;
+    }
+  }
+
+  /** `a.b.c`, `this.x`: the dotted name of an expression, when it is one. */
+  qualifiedName(node: Node): string | undefined {
+    const n = unwrap(node);
+    if (n.type === T.Identifier) return n.name;
+    if (n.type === T.ThisExpression) return 'this';
+    if (n.type === T.MemberExpression) {
+      const base = this.qualifiedName(n.object);
+      const key = propertyKey(n, () => UNKNOWN);
+      return base !== undefined && key !== undefined ? `${base}.${key}` : undefined;
+    }
+    return undefined;
+  }
+
+  private top<R>(f: () => R): R {
+    if (this.active++ === 0) this.steps = 0;
+    try {
+      return f();
+    } finally {
+      this.active--;
+    }
+  }
+
+  /** Static evaluation, cached per node (a cycle such as `const a = a + 1` reads as UNKNOWN). */
+  private evaluateStatic(node: Node | null | undefined, depth: number): Value {
+    if (!node) return undefined;
+    const hit = this.staticCache.get(node);
+    if (hit !== undefined || this.staticCache.has(node)) return hit;
+    this.staticCache.set(node, UNKNOWN);
+    const value = this.compute(node, STATIC_ENV, depth);
+    this.staticCache.set(node, value);
+    return value;
+  }
+
+  /** Evaluation in any environment; the static one goes through the cache. */
+  eval(node: Node | null | undefined, env: Env, depth: number): Value {
+    if (!node) return undefined;
+    if (env === STATIC_ENV) return this.evaluateStatic(node, depth);
+    return this.compute(node, env, depth);
+  }
+
+  private compute(raw: Node, env: Env, depth: number): Value {
+    if (depth > MAX_DEPTH || ++this.steps > STEP_BUDGET) return UNKNOWN;
+    const masked = env.mask?.get(raw);
+    if (masked !== undefined) return masked;
+    const node = unwrap(raw);
+    const d = depth + 1;
+    switch (node.type) {
+      case T.Literal:
+        if ('regex' in node && node.regex) return UNKNOWN;
+        return node.value as Value;
+      case T.TemplateLiteral:
+        return this.template(node, env, d);
+      case T.Identifier:
+        return this.identifier(node, env, d);
+      case T.UnaryExpression:
+        return this.unary(node, env, d);
+      case T.BinaryExpression:
+        return this.binary(node, env, d);
+      case T.LogicalExpression:
+        return this.logical(node, env, d);
+      case T.ConditionalExpression: {
+        const t = truth(this.eval(node.test, env, d));
+        if (t !== UNKNOWN) return this.eval(t ? node.consequent : node.alternate, env, d);
+        return join(this.eval(node.consequent, env, d), this.eval(node.alternate, env, d));
+      }
+      case T.MemberExpression:
+        return this.member(node, env, d);
+      case T.CallExpression:
+        return this.call(node, env, d);
+      case T.NewExpression: {
+        const callee = unwrap(node.callee);
+        if (callee.type === T.Identifier && callee.name === 'Set' && !this.shadowed(callee) && node.arguments[0]?.type !== T.SpreadElement) {
+          const items = node.arguments[0] ? this.eval(node.arguments[0], env, d) : [];
+          return Array.isArray(items) ? { set: items as Value[] } : UNKNOWN;
+        }
+        return UNKNOWN;
+      }
+      case T.ObjectExpression:
+        return { kind: 'object', node, env: env === STATIC_ENV ? undefined : env };
+      case T.ArrowFunctionExpression:
+      case T.FunctionExpression:
+        return { kind: 'function', node };
+      case T.ArrayExpression:
+        return this.array(node, env, d);
+      case T.UpdateExpression: {
+        const v = toInterval(this.eval(node.argument, env, d));
+        if (!v) return UNKNOWN;
+        if (!node.prefix) return range(v.lo, v.hi);
+        const step = node.operator === '++' ? 1 : -1;
+        return range(v.lo + step, v.hi + step);
+      }
+      case T.SequenceExpression:
+        return this.eval(node.expressions[node.expressions.length - 1], env, d);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private template(node: TSESTree.TemplateLiteral, env: Env, depth: number): Value {
+    let out = node.quasis[0]?.value.cooked ?? '';
+    for (let i = 0; i < node.expressions.length; i++) {
+      const v = this.eval(node.expressions[i], env, depth);
+      if (!isPrimitive(v)) return UNKNOWN;
+      out += String(v) + (node.quasis[i + 1]?.value.cooked ?? '');
+    }
+    return out;
+  }
+
+  private array(node: TSESTree.ArrayExpression, env: Env, depth: number): Value {
+    const out: Value[] = [];
+    for (const el of node.elements) {
+      if (!el) {
+        out.push(undefined);
+      } else if (el.type === T.SpreadElement) {
+        const spread = this.eval(el.argument, env, depth);
+        if (!Array.isArray(spread)) return UNKNOWN;
+        out.push(...(spread as Value[]));
+      } else {
+        out.push(this.eval(el, env, depth));
+      }
+    }
+    return out;
+  }
+
+  private identifier(id: TSESTree.Identifier, env: Env, depth: number): Value {
+    const variable = this.variableOf(id);
+    if (!variable || variable.defs.length === 0) return GLOBAL_CONSTANTS.has(id.name) ? GLOBAL_CONSTANTS.get(id.name) : UNKNOWN;
+    for (let frame = env.frame; frame; frame = frame.outer) {
+      const bound = frame.bindings.get(variable);
+      if (bound) return bound.expr ? this.eval(bound.expr, { ...bound.env, flags: env.flags }, depth) : undefined;
+    }
+    if (env.lookup) {
+      const v = env.lookup(variable, id, env, depth);
+      if (v !== FREE) return v;
+    }
+    return this.binding(variable, id, env, depth);
+  }
+
+  /** A variable nothing in the environment binds: a const, a function, a destructured member, a default. */
+  private binding(variable: Variable, id: TSESTree.Identifier, env: Env, depth: number): Value {
+    const def = variable.defs[0];
+    if (!def || variable.defs.length !== 1) return this.orProbe(env);
+    if (def.type === 'FunctionName') return { kind: 'function', node: def.node as TSESTree.FunctionDeclaration };
+    if (def.type === 'TSEnumName') return env.names ? { symbolic: id.name } : this.orProbe(env);
+    const init = constInitializer(variable);
+    if (init) {
+      if (env === STATIC_ENV) return this.evaluateStatic(init, depth);
+      // What the code alone decides holds in every environment; a name (`opts.retries`) may be bound here.
+      const known = toStatic(this.evaluateStatic(init, 0));
+      if (known !== UNKNOWN && !isSymbolic(known)) return known;
+      // An unknown initialiser (a call we cannot see) stays unknown even when probing.
+      return this.eval(init, env, depth);
+    }
+    if (variable.references.some((r) => r.isWrite() && !r.init)) return this.orProbe(env);
+    const name = def.name as Node;
+    const parent = name.parent;
+    if (parent?.type === T.AssignmentPattern && parent.left === name) {
+      const source = this.patternSource(parent, env, depth);
+      // `{ retries = 3 } = opts`: the default applies when the member is absent, or (by policy) when not known.
+      if (source.known) return source.value === undefined ? this.eval(parent.right, env, depth) : source.value;
+      return env.defaults ? this.eval(parent.right, env, depth) : UNKNOWN;
+    }
+    const source = this.patternSource(name, env, depth);
+    return source.known ? source.value : this.orProbe(env);
+  }
+
+  /** The member a destructuring pattern takes from its initialiser: `{ status } = res` -> `res.status`. */
+  private patternSource(target: Node, env: Env, depth: number): { known: boolean; value: Value } {
+    const prop = target.parent;
+    const none = { known: false, value: UNKNOWN as Value };
+    if (prop?.type !== T.Property || prop.value !== target) return none;
+    const key = patternKey(prop);
+    const pattern = prop.parent;
+    const declarator = pattern?.parent;
+    if (key === undefined || pattern?.type !== T.ObjectPattern || declarator?.type !== T.VariableDeclarator || declarator.id !== pattern || !declarator.init) return none;
+    const object = this.eval(declarator.init, env, depth);
+    if (object === UNKNOWN) return none;
+    return { known: true, value: this.memberOf(object, key, env, depth) };
+  }
+
+  private orProbe(env: Env): Value {
+    return env.probe !== undefined ? env.probe : UNKNOWN;
+  }
+
+  private unary(node: TSESTree.UnaryExpression, env: Env, depth: number): Value {
+    if (node.operator === 'void') return undefined;
+    const v = this.eval(node.argument, env, depth);
+    switch (node.operator) {
+      case '!': {
+        const t = truth(v);
+        return t === UNKNOWN ? UNKNOWN : !t;
+      }
+      case '-': {
+        const i = toInterval(v);
+        return i ? range(-i.hi, -i.lo) : UNKNOWN;
+      }
+      case '+':
+        return parseNumber('Number', v);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private binary(node: TSESTree.BinaryExpression, env: Env, depth: number): Value {
+    if (node.left.type === T.PrivateIdentifier) return UNKNOWN;
+    const a = this.eval(node.left, env, depth);
+    const b = this.eval(node.right, env, depth);
+    const op = node.operator;
+    if (op === '===' || op === '==' || op === '!==' || op === '!=') {
+      const eq = equals(a, b, op.length === 2);
+      if (eq === UNKNOWN) return UNKNOWN;
+      return op.startsWith('!') ? !eq : eq;
+    }
+    if (op === '+' && (typeof a === 'string' || typeof b === 'string')) {
+      return isPrimitive(a) && isPrimitive(b) ? String(a) + String(b) : UNKNOWN;
+    }
+    const x = toInterval(a);
+    const y = toInterval(b);
+    return x && y ? numericBinary(op, x, y) : UNKNOWN;
+  }
+
+  /**
+   * `a ?? b`, `a || b`, `a && b`. With `a` not known the result is unknown, except under the
+   * defaults policy (see environment.ts), where the code's own default stands for it.
+   */
+  private logical(node: TSESTree.LogicalExpression, env: Env, depth: number): Value {
+    const left = this.eval(node.left, env, depth);
+    if (node.operator === '??') {
+      if (left === null || left === undefined) return this.eval(node.right, env, depth);
+      if (left !== UNKNOWN && !isSymbolic(left)) return left;
+      return env.defaults ? this.eval(node.right, env, depth) : UNKNOWN;
+    }
+    const t = truth(left);
+    if (node.operator === '&&') {
+      if (t === false) return left;
+      if (t === true) return this.eval(node.right, env, depth);
+      if (!env.defaults) return UNKNOWN;
+      const r = this.eval(node.right, env, depth);
+      return truth(r) === false ? r : UNKNOWN;
+    }
+    if (t === true) return left;
+    if (t === false) return this.eval(node.right, env, depth);
+    if (!env.defaults) return UNKNOWN;
+    const r = this.eval(node.right, env, depth);
+    if (left === UNKNOWN && typeof r === 'number' && unwrap(node.left).type !== T.CallExpression) return r; // `opts.delay || 1000`
+    return truth(r) === true ? r : UNKNOWN;
+  }
+
+  private member(node: TSESTree.MemberExpression, env: Env, depth: number): Value {
+    const objectNode = unwrap(node.object);
+    if (!node.computed && node.property.type === T.Identifier && objectNode.type === T.Identifier && !this.shadowed(objectNode)) {
+      const builtin = BUILTIN_CONSTANTS[`${objectNode.name}.${node.property.name}`];
+      if (builtin !== undefined) return builtin;
+    }
+    const object = this.eval(node.object, env, depth);
+    let key: string | undefined;
+    if (!node.computed) key = node.property.type === T.Identifier ? node.property.name : undefined;
+    else {
+      const k = this.eval(node.property, env, depth);
+      if (typeof k === 'number' || typeof k === 'string') key = String(k);
+      else if (isInterval(k) && Array.isArray(object)) {
+        // A random index into a delay table: the hull of the entries it can pick.
+        const picks = (object as Value[]).slice(Math.max(0, Math.floor(k.lo)), Math.min(object.length, Math.floor(k.hi) + 1)).map(toInterval);
+        if (picks.length === 0 || picks.some((p) => !p)) return UNKNOWN;
+        return range(Math.min(...picks.map((p) => p!.lo)), Math.max(...picks.map((p) => p!.hi)));
+      }
+    }
+    if (key === undefined) return UNKNOWN;
+    if (object === UNKNOWN && env.names) {
+      const name = this.qualifiedName(node);
+      return name ? { symbolic: name } : UNKNOWN;
+    }
+    if (isSymbolic(object)) return env.names ? (this.enumMember(object, key, objectNode) ?? { symbolic: `${object.symbolic}.${key}` }) : UNKNOWN;
+    return this.memberOf(object, key, env, depth);
+  }
+
+  /** `object[key]` for a value already read. */
+  memberOf(object: Value, key: string, env: Env, depth: number): Value {
+    if (object === UNKNOWN) return this.orProbe(env); // `opts.baseDelay` while probing
+    if (isDataObject(object)) return object.properties.has(key) ? (object.properties.get(key) as Value) : object.open ? UNKNOWN : undefined;
+    if (isStaticObject(object)) {
+      if (!object.node) return UNKNOWN;
+      const found = lookupProperty(object.node, key, (n) => this.scopeOf(n));
+      if (found.state === 'absent') return undefined;
+      if (found.state === 'unknown') return UNKNOWN;
+      if (!object.env) return this.evaluateStatic(found.value, depth + 1);
+      return this.eval(found.value, { ...object.env, flags: env.flags }, depth + 1);
+    }
+    if (object === RESPONSE) {
+      if (STATUS_KEYS.has(key)) return env.status !== undefined ? env.status : UNKNOWN;
+      if (key === 'ok') return env.status !== undefined ? env.status >= 200 && env.status <= 299 : UNKNOWN;
+      return PASS_THROUGH_KEYS.has(key) ? RESPONSE : UNKNOWN;
+    }
+    if (Array.isArray(object)) {
+      if (key === 'length') return object.length;
+      const i = Number(key);
+      return Number.isInteger(i) && i >= 0 ? (i < object.length ? (object[i] as Value) : undefined) : UNKNOWN;
+    }
+    if (typeof object === 'string' && key === 'length') return object.length;
+    return UNKNOWN;
+  }
+
+  /** `enum E { A = 1 }` in this file: the member's value; `E.B` without initialiser stays symbolic. */
+  private enumMember(base: SymbolicValue, key: string, object: Node): Value | undefined {
+    if (object.type !== T.Identifier) return undefined;
+    const def = this.variableOf(object)?.defs[0];
+    if (!def || def.type !== 'TSEnumName') return undefined;
+    const decl = def.node as TSESTree.TSEnumDeclaration;
+    const members = decl.body?.members ?? (decl as unknown as { members: TSESTree.TSEnumMember[] }).members;
+    for (const m of members) {
+      const name = m.id.type === T.Identifier ? m.id.name : String((m.id as TSESTree.StringLiteral).value);
+      if (name === key) return m.initializer ? this.evaluateStatic(m.initializer, 1) : { symbolic: `${base.symbolic}.${key}` };
+    }
+    return undefined;
+  }
+
+  private call(node: TSESTree.CallExpression, env: Env, depth: number): Value {
+    const callee = unwrap(node.callee);
+    const args = node.arguments as Node[];
+    if (args.some((a) => a.type === T.SpreadElement)) return UNKNOWN;
+    if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier) {
+      const name = callee.property.name;
+      const object = unwrap(callee.object);
+      if (object.type === T.Identifier && object.name === 'Math' && !this.shadowed(object)) return this.math(name, args, env, depth);
+      if (name === 'includes' || name === 'has') {
+        const collection = this.eval(callee.object, env, depth);
+        const items = Array.isArray(collection) ? (collection as Value[]) : isSetValue(collection) ? collection.set : undefined;
+        if (!items) return UNKNOWN;
+        const x = this.eval(args[0], env, depth);
+        if (x === UNKNOWN || isInterval(x)) return UNKNOWN;
+        return items.some((i) => !isInterval(i) && i === x);
+      }
+      if (name === 'randomInt' && env.importOf?.(callee.object)?.module === 'crypto') return this.randomInt(args, env, depth);
+      if (env.randomness && RANDOM_NAME.test(name)) sawRandom(env);
+      return UNKNOWN;
+    }
+    if (callee.type !== T.Identifier) return UNKNOWN;
+    const variable = this.variableOf(callee);
+    if (NUMBER_PARSERS.has(callee.name) && !variable?.defs.length) return parseNumber(callee.name, this.eval(args[0], env, depth));
+    const imported = env.importOf?.(callee);
+    if (imported?.module === 'crypto' && imported.path === 'randomInt') return this.randomInt(args, env, depth);
+    const fn = env.inlines && variable && !imported ? localFunction(variable) : undefined;
+    if (fn) return this.inline(fn, args, env, depth);
+    if (env.randomness && RANDOM_NAME.test(callee.name)) sawRandom(env);
+    return UNKNOWN;
+  }
+
+  /** `crypto.randomInt(max)` / `randomInt(min, max)`. */
+  private randomInt(args: readonly Node[], env: Env, depth: number): Value {
+    if (!env.randomness) return UNKNOWN;
+    sawRandom(env);
+    const a = toInterval(this.eval(args[0], env, depth));
+    const b = args.length > 1 && args[1]?.type !== T.ArrowFunctionExpression && args[1]?.type !== T.FunctionExpression ? toInterval(this.eval(args[1], env, depth)) : undefined;
+    if (!a) return UNKNOWN;
+    return b ? range(a.lo, b.hi) : range(0, a.hi);
+  }
+
+  private math(name: string, args: readonly Node[], env: Env, depth: number): Value {
+    if (name === 'random') {
+      if (!env.randomness) return UNKNOWN;
+      sawRandom(env);
+      return { lo: 0, hi: 1 };
+    }
+    if (name === 'min' && env.uncapped && env.varies && args.length >= 2) {
+      // Under the cap: keep the argument that changes per attempt, remember the constant one as the cap.
+      const varying = args.filter((a) => env.varies!(a, env));
+      if (varying.length === 1) {
+        const caps = args.filter((a) => a !== varying[0]).map((a) => toInterval(this.eval(a, env, depth)));
+        if (caps.every((c) => c && c.lo === c.hi)) sawCap(env, Math.min(...caps.map((c) => c!.lo)));
+        return this.eval(varying[0], env, depth);
+      }
+    }
+    const f = MATH[name];
+    if (!f) return UNKNOWN;
+    const values = args.map((a) => toInterval(this.eval(a, env, depth)));
+    if (values.some((v) => !v)) return UNKNOWN;
+    return f(values as { lo: number; hi: number }[]);
+  }
+
+  /** Evaluates a small helper (`const backoff = (n) => Math.min(100 * 2 ** n, 5000)`) at its call. */
+  private inline(fn: TSESTree.FunctionLike, args: readonly Node[], env: Env, depth: number): Value {
+    if (depth > MAX_DEPTH - INLINE_HEADROOM) return UNKNOWN;
+    const ret = returnOf(fn);
+    if (!ret) return UNKNOWN;
+    const inner: Env = { ...env, frame: frameFor(this.sourceCode, fn, args, env) };
+    return evalReturn(ret, (n) => this.eval(n, inner, depth + 1));
+  }
+}
+
+export function createEvaluator(sourceCode: Readonly<TSESLint.SourceCode>): Evaluator {
+  return new Evaluator(sourceCode);
+}

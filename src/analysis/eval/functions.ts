@@ -1,0 +1,85 @@
+/**
+ * Functions the evaluator can follow: a local helper evaluated at its call (its parameters bound
+ * to the arguments in a frame), and what a small function returns.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { constInitializer, unwrap, type Variable } from '../ast.js';
+import type { Env, Frame } from './environment.js';
+import { UNKNOWN, hull, toInterval, truth, type Value } from './values.js';
+
+type Node = TSESTree.Node;
+type Fn = TSESTree.FunctionLike;
+
+/** A function declared in this file whose body we can read: `function f() {}`, `const f = () => ...`. */
+export function localFunction(variable: Variable): Fn | undefined {
+  const def = variable.defs[0];
+  if (!def || variable.defs.length !== 1) return undefined;
+  if (def.type === 'FunctionName') return def.node as TSESTree.FunctionDeclaration;
+  const init = constInitializer(variable);
+  const fn = init && unwrap(init);
+  return fn && (fn.type === T.ArrowFunctionExpression || fn.type === T.FunctionExpression) ? fn : undefined;
+}
+
+/** The variable a function declares for one of its parameters. */
+export function parameterVariable(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, id: TSESTree.Identifier): Variable | undefined {
+  try {
+    return sourceCode.scopeManager?.getDeclaredVariables(fn).find((v) => v.defs.some((d) => d.name === id));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A frame binding each plain parameter of `fn` to its argument (or its default), read in the caller's `env`. */
+export function frameFor(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, args: readonly Node[], env: Env): Frame {
+  const bindings = new Map<Variable, { expr: Node | undefined; env: Env }>();
+  fn.params.forEach((p, i) => {
+    const target = p.type === T.AssignmentPattern ? p.left : p;
+    if (target.type !== T.Identifier) return;
+    const variable = parameterVariable(sourceCode, fn, target);
+    if (!variable) return;
+    const arg = args[i];
+    if (arg) bindings.set(variable, { expr: arg, env });
+    else bindings.set(variable, { expr: p.type === T.AssignmentPattern ? p.right : undefined, env });
+  });
+  return { bindings, outer: env.frame };
+}
+
+/** What a small function returns: one expression, or `if (c) return a; ... return b;`. */
+export type Returned = { readonly expr: Node } | { readonly test: Node; readonly then: Returned; readonly else: Returned };
+
+export function returnOf(fn: Fn): Returned | undefined {
+  if (!fn.body) return undefined;
+  if (fn.body.type !== T.BlockStatement) return { expr: fn.body };
+  return returnOfStatements(fn.body.body, 0);
+}
+
+function returnOfStatements(body: readonly TSESTree.Statement[], from: number): Returned | undefined {
+  for (let j = from; j < body.length; j++) {
+    const s = body[j]!;
+    if (s.type === T.VariableDeclaration) continue;
+    if (s.type === T.ReturnStatement) return s.argument ? { expr: s.argument } : undefined;
+    if (s.type === T.IfStatement) {
+      const then = returnOfStatement(s.consequent);
+      if (!then) return undefined;
+      const rest = s.alternate ? returnOfStatement(s.alternate) : returnOfStatements(body, j + 1);
+      return rest ? { test: s.test, then, else: rest } : undefined;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+function returnOfStatement(s: TSESTree.Statement): Returned | undefined {
+  return returnOfStatements(s.type === T.BlockStatement ? s.body : [s], 0);
+}
+
+/** The value returned: the branch the test decides, or the hull of both numbers. */
+export function evalReturn(ret: Returned, evaluate: (n: Node) => Value): Value {
+  if ('expr' in ret) return evaluate(ret.expr);
+  const t = truth(evaluate(ret.test));
+  if (t !== UNKNOWN) return evalReturn(t ? ret.then : ret.else, evaluate);
+  const a = toInterval(evalReturn(ret.then, evaluate));
+  const b = toInterval(evalReturn(ret.else, evaluate));
+  return a && b ? hull(a, b) : UNKNOWN;
+}

@@ -1,0 +1,195 @@
+/**
+ * The one value domain of the analysis. Static option reading, hand-written retries and
+ * user-written delay functions all evaluate to these values:
+ * - numbers, and numeric intervals (`Math.random()` is [0, 1], a jittered wait a range);
+ * - strings, booleans, null, undefined, bigints;
+ * - symbolic names (`BackOffPolicy.Exponential`) that could not be reduced to a value;
+ * - object literals and functions as written (the node), arrays, `new Set([...])`;
+ * - data objects: values read from a caller's arguments, without nodes, so they cross files;
+ * - the error or response object whose HTTP status an environment substitutes;
+ * - UNKNOWN, which never produces a report.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import type { Env } from './environment.js';
+
+export const UNKNOWN: unique symbol = Symbol('unknown');
+export type Unknown = typeof UNKNOWN;
+export type Maybe<V> = V | Unknown;
+
+export function isKnown<V>(value: Maybe<V>): value is V {
+  return value !== UNKNOWN;
+}
+
+/** A closed range of numbers, `lo < hi` (a single number is a plain number). */
+export interface Interval {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** A qualified reference that could not be reduced to a value, e.g. `BackOffPolicy.Exponential`. */
+export interface SymbolicValue {
+  readonly symbolic: string;
+}
+
+/** An object literal as written; `env` is the environment its property values are read in (static when absent). */
+export interface StaticObject {
+  readonly kind: 'object';
+  readonly node: TSESTree.ObjectExpression | undefined;
+  readonly env?: Env | undefined;
+}
+
+export interface StaticFunction {
+  readonly kind: 'function';
+  readonly node: TSESTree.FunctionLike;
+}
+
+/** `new Set([...])`. */
+export interface SetValue {
+  readonly set: readonly Value[];
+}
+
+/**
+ * Plain data read from a call's arguments (no nodes, so it can cross files): numbers, strings,
+ * arrays, objects with known keys; UNKNOWN where unreadable. An `open` object may hold more keys (a spread).
+ */
+export type DataValue = number | string | boolean | null | undefined | Unknown | readonly DataValue[] | DataObject;
+export interface DataObject {
+  readonly properties: ReadonlyMap<string, DataValue>;
+  readonly open: boolean;
+}
+
+/** An error or response object whose `status`/`ok` the environment substitutes. */
+export const RESPONSE = Object.freeze({ response: true as const });
+export type ResponseValue = typeof RESPONSE;
+
+/** What static option reading sees. */
+export type StaticValue =
+  | number
+  | string
+  | boolean
+  | null
+  | undefined
+  | bigint
+  | SymbolicValue
+  | readonly StaticValue[]
+  | StaticObject
+  | StaticFunction;
+
+export type Value =
+  | number
+  | Interval
+  | string
+  | boolean
+  | null
+  | undefined
+  | bigint
+  | SymbolicValue
+  | readonly Value[]
+  | StaticObject
+  | StaticFunction
+  | SetValue
+  | DataObject
+  | ResponseValue
+  | Unknown;
+
+export function isSymbolic(value: unknown): value is SymbolicValue {
+  return typeof value === 'object' && value !== null && 'symbolic' in value;
+}
+
+export function isStaticObject(v: unknown): v is StaticObject {
+  return typeof v === 'object' && v !== null && (v as StaticObject).kind === 'object';
+}
+
+export function isStaticFunction(v: unknown): v is StaticFunction {
+  return typeof v === 'object' && v !== null && (v as StaticFunction).kind === 'function';
+}
+
+export function isInterval(v: unknown): v is Interval {
+  return typeof v === 'object' && v !== null && 'lo' in v;
+}
+
+export function isDataObject(v: unknown): v is DataObject {
+  return typeof v === 'object' && v !== null && 'properties' in v && 'open' in v;
+}
+
+export function isSetValue(v: unknown): v is SetValue {
+  return typeof v === 'object' && v !== null && 'set' in v;
+}
+
+export type Primitive = number | string | boolean | null | undefined | bigint;
+
+export function isPrimitive(v: unknown): v is Primitive {
+  return v === null || v === undefined || (typeof v !== 'object' && typeof v !== 'symbol' && typeof v !== 'function');
+}
+
+/** The number or the range [lo, hi]; NaN stays NaN. */
+export function range(lo: number, hi: number): number | Interval {
+  if (Number.isNaN(lo)) return NaN;
+  return lo === hi || Number.isNaN(hi) ? lo : { lo, hi };
+}
+
+/** A number as a (degenerate) interval; undefined for anything else. */
+export function toInterval(v: Value): Interval | undefined {
+  if (typeof v === 'number') return { lo: v, hi: v };
+  return isInterval(v) ? v : undefined;
+}
+
+/** The smallest range holding both. */
+export function hull(a: Interval, b: Interval): number | Interval {
+  return range(Math.min(a.lo, b.lo), Math.max(a.hi, b.hi));
+}
+
+/** Whether a value is truthy: UNKNOWN when it depends on what is not known. */
+export function truth(v: Value): boolean | Unknown {
+  if (v === UNKNOWN || isSymbolic(v)) return UNKNOWN;
+  if (isInterval(v)) return v.lo > 0 || v.hi < 0 ? true : UNKNOWN;
+  if (typeof v === 'object') return v !== null;
+  return !!v;
+}
+
+/** The same value on both sides of a branch (numbers that differ give their hull). */
+export function join(a: Value, b: Value): Value {
+  const x = toInterval(a);
+  const y = toInterval(b);
+  if (x && y) return hull(x, y);
+  return !isInterval(a) && a === b ? a : UNKNOWN;
+}
+
+/** `==`/`===` on two values: UNKNOWN when it depends on what is not known. */
+export function equals(a: Value, b: Value, loose: boolean): boolean | Unknown {
+  if (a === UNKNOWN || b === UNKNOWN) return UNKNOWN;
+  const x = toInterval(a);
+  const y = toInterval(b);
+  if (x && y) {
+    if (x.lo === x.hi && y.lo === y.hi) return x.lo === y.lo;
+    return x.hi < y.lo || y.hi < x.lo ? false : UNKNOWN;
+  }
+  if (a === RESPONSE || b === RESPONSE) return a === b ? true : b === null || b === undefined || a === null || a === undefined ? false : UNKNOWN;
+  if (typeof a === 'object' && a !== null) return UNKNOWN;
+  if (typeof b === 'object' && b !== null) return UNKNOWN;
+  if (loose && (a === null || a === undefined) && (b === null || b === undefined)) return true;
+  if (x || y) {
+    // A number compared with a string or nullish: JS semantics are decidable for literals only.
+    if (loose) return UNKNOWN;
+    return false;
+  }
+  return a === b;
+}
+
+/**
+ * The value as static option reading sees it: UNKNOWN for ranges, sets, data and response objects,
+ * and for arrays holding any of those.
+ */
+export function toStatic(v: Value): Maybe<StaticValue> {
+  if (v === UNKNOWN || isInterval(v) || isSetValue(v) || isDataObject(v) || v === RESPONSE) return UNKNOWN;
+  if (Array.isArray(v)) {
+    const out: StaticValue[] = [];
+    for (const x of v as Value[]) {
+      const s = toStatic(x);
+      if (s === UNKNOWN) return UNKNOWN;
+      out.push(s);
+    }
+    return out;
+  }
+  return v as StaticValue;
+}
