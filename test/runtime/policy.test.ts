@@ -329,106 +329,62 @@ describe('the caller stops waiting at once, whatever the operation does', () => 
       );
   }
 
-  it("rejects with the caller's reason the moment the caller aborts", async () => {
+  /** Deaf from the first attempt, or failing once and deaf on the retry. */
+  const cases = [
+    { when: 'on the first attempt', failFirst: false, attempts: 1 },
+    { when: 'during a retry', failFirst: true, attempts: 2 },
+  ];
+  function operation(failFirst: boolean, ms: number, order: string[]) {
+    let calls = 0;
+    const fn = () => {
+      calls++;
+      return failFirst && calls === 1 ? Promise.reject(transient()) : deaf(ms, order)();
+    };
+    return { fn, calls: () => calls };
+  }
+  /** When (in fake time) and in which order the policy's promise settled. */
+  function watch(pending: Promise<unknown>, order: string[]) {
+    const start = Date.now();
+    let at: number | undefined;
+    const outcome = settle(
+      pending.finally(() => {
+        at = Date.now() - start;
+        order.push('policy rejected');
+      }),
+    );
+    return { outcome, at: () => at };
+  }
+
+  it.each(cases)("rejects with the caller's reason the moment the caller aborts, $when", async ({ failFirst, attempts }) => {
     const order: string[] = [];
     const controller = new AbortController();
-    const start = Date.now();
-    let rejectedAt: number | undefined;
-    const pending = createRetryPolicy()
-      .read(deaf(3000, order), { signal: controller.signal })
-      .catch((error: unknown) => {
-        rejectedAt = Date.now() - start;
-        order.push('policy rejected');
-        throw error;
-      });
-    const outcome = settle(pending);
+    const op = operation(failFirst, 3000, order);
+    const watched = watch(createRetryPolicy({ random: () => 0 }).read(op.fn, { signal: controller.signal }), order);
     await vi.advanceTimersByTimeAsync(200);
+    expect(op.calls()).toBe(attempts);
     const reason = new Error('user left');
     controller.abort(reason);
     await vi.runAllTimersAsync();
-    expect(await outcome).toEqual({ ok: false, error: reason });
+    expect(await watched.outcome).toEqual({ ok: false, error: reason });
     expect(order).toEqual(['policy rejected', 'operation settled']);
-    expect(rejectedAt).toBe(200);
+    expect(watched.at()).toBe(200);
+    expect(op.calls()).toBe(attempts);
   });
 
-  it('rejects with a TimeoutError the moment the deadline passes, giving up with reason deadline', async () => {
+  it.each(cases)('rejects with a TimeoutError the moment the deadline passes, $when, giving up with reason deadline', async ({ failFirst, attempts }) => {
     const order: string[] = [];
     const giveUps: GiveUpEvent[] = [];
-    const start = Date.now();
-    let rejectedAt: number | undefined;
-    const outcome = settle(
-      createRetryPolicy({ deadlineMs: 2000, onGiveUp: (e) => giveUps.push(e) })
-        .write({ idempotencyKey: 'order-7:capture' }, deaf(10_000, order))
-        .finally(() => {
-          rejectedAt = Date.now() - start;
-          order.push('policy rejected');
-        }),
-    );
+    const op = operation(failFirst, 10_000, order);
+    const policy = createRetryPolicy({ deadlineMs: 2000, random: () => 0, onGiveUp: (e) => giveUps.push(e) });
+    const watched = watch(policy.write({ idempotencyKey: 'order-7:capture' }, op.fn), order);
     await vi.runAllTimersAsync();
-    const result = await outcome;
+    const result = await watched.outcome;
     expect(result.ok).toBe(false);
     if (!result.ok) expect((result.error as DOMException).name).toBe('TimeoutError');
     expect(order).toEqual(['policy rejected', 'operation settled']);
-    expect(rejectedAt).toBe(2000);
-    expect(giveUps).toMatchObject([{ reason: 'deadline', attempts: 1, idempotencyKey: 'order-7:capture' }]);
-  });
-
-  it("rejects with the caller's reason the moment the caller aborts during a retry that ignores its signal", async () => {
-    const order: string[] = [];
-    const controller = new AbortController();
-    let calls = 0;
-    const start = Date.now();
-    let rejectedAt: number | undefined;
-    const pending = createRetryPolicy({ random: () => 0 })
-      .read(
-        () => {
-          calls++;
-          return calls === 1 ? Promise.reject(transient()) : deaf(3000, order)();
-        },
-        { signal: controller.signal },
-      )
-      .catch((error: unknown) => {
-        rejectedAt = Date.now() - start;
-        order.push('policy rejected');
-        throw error;
-      });
-    const outcome = settle(pending);
-    await vi.advanceTimersByTimeAsync(200);
-    expect(calls).toBe(2);
-    const reason = new Error('user left');
-    controller.abort(reason);
-    await vi.runAllTimersAsync();
-    expect(await outcome).toEqual({ ok: false, error: reason });
-    expect(order).toEqual(['policy rejected', 'operation settled']);
-    expect(rejectedAt).toBe(200);
-    expect(calls).toBe(2);
-  });
-
-  it('rejects the moment the deadline passes during a retry that ignores its signal', async () => {
-    const order: string[] = [];
-    const giveUps: GiveUpEvent[] = [];
-    let calls = 0;
-    const start = Date.now();
-    let rejectedAt: number | undefined;
-    const outcome = settle(
-      createRetryPolicy({ deadlineMs: 2000, random: () => 0, onGiveUp: (e) => giveUps.push(e) })
-        .write({ idempotencyKey: 'order-8:capture' }, () => {
-          calls++;
-          return calls === 1 ? Promise.reject(transient()) : deaf(10_000, order)();
-        })
-        .finally(() => {
-          rejectedAt = Date.now() - start;
-          order.push('policy rejected');
-        }),
-    );
-    await vi.runAllTimersAsync();
-    const result = await outcome;
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect((result.error as DOMException).name).toBe('TimeoutError');
-    expect(order).toEqual(['policy rejected', 'operation settled']);
-    expect(rejectedAt).toBe(2000);
-    expect(calls).toBe(2);
-    expect(giveUps).toMatchObject([{ reason: 'deadline', attempts: 2, idempotencyKey: 'order-8:capture' }]);
+    expect(watched.at()).toBe(2000);
+    expect(op.calls()).toBe(attempts);
+    expect(giveUps).toMatchObject([{ reason: 'deadline', attempts, idempotencyKey: 'order-7:capture' }]);
   });
 
   it('moves on to the next attempt when an attempt timeout passes, and cancels the abandoned body', async () => {

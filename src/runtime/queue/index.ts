@@ -10,7 +10,7 @@ export type {
   TaskHandlers,
   TaskQueue,
   TaskQueueOptions,
-} from './queue.js';
+} from './options.js';
 export { NonRetryableTaskError, TaskQueueError } from './errors.js';
 export type { TaskQueueErrorCode } from './errors.js';
 export { postgresStore, postgresSchemaSql } from './postgres.js';

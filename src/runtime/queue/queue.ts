@@ -5,19 +5,6 @@ import type { EnqueueOutcome, NewTaskRow } from './types.js';
 import { assertInt, describeError, toPayloadJson, uuidv7 } from './util.js';
 import { createWorker } from './worker.js';
 
-export type {
-  EnqueueItem,
-  EnqueueOptions,
-  FailedTask,
-  HandoffOptions,
-  PayloadOf,
-  TaskContext,
-  TaskHandler,
-  TaskHandlers,
-  TaskQueue,
-  TaskQueueOptions,
-} from './options.js';
-
 /**
  * A durable task queue on a store (SQLite or PostgreSQL): enqueueing and hand-offs here, the
  * worker in worker.ts, the options and their checks in options.ts.
