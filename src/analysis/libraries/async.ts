@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
-import { argument, callOf, functionOf } from '../library.js';
+import { callOf, functionOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { DelaySchedule, Node, OptionEdit, RetrySite, Setting, SiteFixes } from '../model.js';
 import type { OptionsView } from '../options.js';

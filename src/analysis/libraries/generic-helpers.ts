@@ -1,8 +1,5 @@
 /** Small helpers shared by the generic-wrapper descriptors (cockatiel, rxjs, async, ...). */
-import type { TSESTree } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryUse } from '../library.js';
-import { functionOf } from '../library.js';
-import { isDefaultPath } from '../imports.js';
 import type { Node } from '../model.js';
 import { contains } from './shared.js';
 
@@ -25,16 +22,6 @@ export function localReference(ctx: AnalysisContext, modules: readonly string[],
 export function usesPathInside(uses: readonly LibraryUse[], path: string, scope: Node | undefined): boolean {
   if (!scope) return false;
   return uses.some((u) => u.path === path && contains(scope, u.expression));
-}
-
-/** The module's callable default, or a named export, as the callee of a call. */
-export function isCallable(use: LibraryUse, names: readonly string[]): boolean {
-  return names.includes(use.path) || (names.includes('default') && isDefaultPath(use.path));
-}
-
-/** The function an operation argument refers to when we can see its body. */
-export function visibleFunction(node: Node | undefined, ctx: AnalysisContext): TSESTree.FunctionLike | undefined {
-  return functionOf(node, ctx);
 }
 
 /**

@@ -5,7 +5,7 @@ import { argument, callOf, functionOf, hasSpreadUpTo } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, SiteFixes } from '../model.js';
 import { UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
-import { UNKNOWN, isKnown, isStaticObject, type Maybe } from '../eval/values.js';
+import { UNKNOWN, isKnown, isStaticObject } from '../eval/values.js';
 import { unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { writesRetried, Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, referencesOf, statusListFilter, optionsArgument, type ClientCallSpec } from './http-shared.js';

@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
-import { alwaysTrue, argument, callOf, functionOf } from '../library.js';
+import { alwaysTrue, callOf, functionOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, SiteFixes } from '../model.js';
 import { UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';

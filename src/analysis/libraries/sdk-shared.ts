@@ -6,7 +6,6 @@ import { alwaysTrue, argument, functionOf } from '../library.js';
 import type { ErrorFilter, Node } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { UNKNOWN, isStaticFunction, type Maybe, type StaticValue } from '../eval/values.js';
-import { staticPropertyName } from '../ast.js';
 import { contains } from './shared.js';
 
 const DURATION_UNITS: Record<string, number> = {
@@ -163,12 +162,6 @@ export function methodCalls(reference: Node): { call: TSESTree.CallExpression; p
   const call = expr.parent;
   if (path.length === 0 || call?.type !== T.CallExpression || call.callee !== expr) return undefined;
   return { call, path };
-}
-
-/** Property names written in an object literal (for "is anything retry-related set here"). */
-export function hasAnyKey(object: TSESTree.ObjectExpression | undefined, keys: readonly string[]): boolean {
-  if (!object) return false;
-  return object.properties.some((p) => p.type === T.SpreadElement || (p.type === T.Property && keys.includes(staticPropertyName(p) ?? '')));
 }
 
 /**
