@@ -9,6 +9,7 @@ import { got } from './got.js';
 import { ky } from './ky.js';
 import { octokitPluginRetry } from './octokit-plugin-retry.js';
 import { retryAxios } from './retry-axios.js';
+import { rtkQuery } from './rtk-query.js';
 import { superagent } from './superagent.js';
 import { undici } from './undici.js';
 
@@ -21,6 +22,7 @@ export const HTTP_LIBRARIES: readonly LibraryDescriptor[] = [
   octokitPluginRetry,
   undici,
   superagent,
+  rtkQuery,
   // HTTP clients that do not retry: known for the method a call sends and whether it throws on 4xx.
   axios,
   ofetch,
