@@ -17,8 +17,8 @@
 // preset, the order alternating by round; the config (typescript-eslint's recommended on top of
 // @eslint/js recommended, the codebase's own ignores) is written by the benchmark into a temporary
 // directory and passed with --config. Every run has TIMING=all, which gives ESLint's per-rule
-// times, and reports its own CPU time. The plugin's persistent summary cache is off
-// (SAFE_RETRY_CACHE=off): every round is a cold CI run, as on a fresh runner without a restored cache.
+// times, and reports its own CPU time. Nothing survives a run (the plugin keeps no cache on disk):
+// every round is a cold CI run.
 //
 // A CI run lints after `pnpm install`, which links the codebase's workspace packages into
 // node_modules; the plugin follows imports of `@pnpm/...` through those links into the packages'
@@ -62,7 +62,7 @@ function commitOf(dir) {
 
 /** `<codebase>/node_modules/<name>` -> the package's folder, for every workspace package (kept when there); returns how many. */
 function linkWorkspace(dir) {
-  let linked = 0;
+  const names = new Set();
   const visit = (d, depth) => {
     if (depth > 6) return;
     for (const entry of readdirSync(d, { withFileTypes: true })) {
@@ -74,18 +74,19 @@ function linkWorkspace(dir) {
         try { name = JSON.parse(readFileSync(manifest, 'utf8')).name; } catch { /* not a package */ }
         const link = name && join(dir, 'node_modules', name);
         if (link) {
+          // The first package of a name wins, as it would for an install that refuses duplicates.
           if (!lstatSync(link, { throwIfNoEntry: false })) {
             mkdirSync(dirname(link), { recursive: true });
             symlinkSync(relative(dirname(link), sub), link);
           }
-          linked++;
+          names.add(name);
         }
       }
       visit(sub, depth + 1);
     }
   };
   visit(dir, 0);
-  return linked;
+  return names.size;
 }
 
 function configText(withPlugin) {
@@ -116,7 +117,7 @@ function run(dir, config, { env = {}, extraNode = [] } = {}) {
   const r = spawnSync(process.execPath, ['--require', join(dir, 'cpu-reporter.cjs'), ...extraNode, eslintBin, '--config', config, '--concurrency', 'off', '--format', 'json', '--output-file', out, '.'], {
     cwd: codebase,
     encoding: 'utf8',
-    env: { ...process.env, SAFE_RETRY_CACHE: 'off', TIMING: 'all', SAFE_RETRY_ONESHOT_CPU: cpuFile, ...env },
+    env: { ...process.env, TIMING: 'all', SAFE_RETRY_ONESHOT_CPU: cpuFile, ...env },
     maxBuffer: 64 << 20,
   });
   const wall = performance.now() - started;
@@ -173,7 +174,7 @@ function section() {
     const pluginFindings = Object.entries(runs.with.at(-1).findings).filter(([id]) => id.startsWith(PLUGIN_PREFIX)).reduce((a, [, n]) => a + n, 0);
     const stat = (n, k) => [median(runs[n].map((x) => x[k])), Math.min(...runs[n].map((x) => x[k])), Math.max(...runs[n].map((x) => x[k]))].map(ms);
     const range = (v) => `${ratio(median(v))} (pairs ${ratio(Math.min(...v))}–${ratio(Math.max(...v))})`;
-    out.push(`\`eslint .\` once per run, a fresh process each time (\`--concurrency off\`), on ${files} files (${runs.with[0].ts} TypeScript) of [${source}](https://github.com/${source}) at commit \`${commitOf(codebase)}\`, its ${linked} workspace packages linked into node_modules as an install would, with \`@eslint/js\` recommended plus typescript-eslint's \`recommended\` (the codebase's own ignores: fixtures, build output), with and without \`safe-retry\`'s \`recommended\` preset. ${rounds} pairs, the order alternating by round, \`TIMING=all\` in every run; the plugin's persistent summary cache off, so each run is a cold CI run. ${pluginFindings} findings of the plugin, ${same ? 'the same in every run' : 'NOT the same in every run'}${runs.with[0].fatal ? `; ${runs.with[0].fatal} files did not parse` : ''}. CPU is the eslint process's own user + system time, which the other work on a shared machine disturbs less than wall time.\n`);
+    out.push(`\`eslint .\` once per run, a fresh process each time (\`--concurrency off\`), on ${files} files (${runs.with[0].ts} TypeScript) of [${source}](https://github.com/${source}) at commit \`${commitOf(codebase)}\`, its ${linked} workspace packages linked into node_modules as an install would, with \`@eslint/js\` recommended plus typescript-eslint's \`recommended\` (the codebase's own ignores: fixtures, build output), with and without \`safe-retry\`'s \`recommended\` preset. ${rounds} pairs, the order alternating by round, \`TIMING=all\` in every run; nothing survives a run (no \`--cache\`, and the plugin keeps nothing on disk), so each is a cold CI run. ${pluginFindings} findings of the plugin, ${same ? 'the same in every run' : 'NOT the same in every run'}${runs.with[0].fatal ? `; ${runs.with[0].fatal} files did not parse` : ''}. CPU is the eslint process's own user + system time; on a shared machine both move with the other work running, so only the pairs' ratios mean anything.\n`);
     out.push(table(['<run', 'median wall ms', 'min', 'max', 'median CPU ms', 'min', 'max'], names.map((n) => [n === 'with' ? 'with safe-retry recommended' : 'typescript-eslint recommended only', ...stat(n, 'wall'), ...stat(n, 'cpu')])));
     out.push(`\n**With plugin / without, wall time: ${range(pairs('wall'))}**, median of ${rounds} alternated pairs (target ≤ 1.03x); CPU time: ${range(pairs('cpu'))}.\n`);
 
