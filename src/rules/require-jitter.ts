@@ -10,7 +10,7 @@ export default createRule<Options, MessageIds>({
   meta: {
     type: 'problem',
     docs: {
-      description: 'Require randomised jitter on growing retry delays',
+      description: 'Require randomised jitter on retry delays',
       recommended: 'recommended',
       guideRules: ['R-RES-RE-X3'],
     },
@@ -27,9 +27,10 @@ export default createRule<Options, MessageIds>({
     return {
       'Program:exit'() {
         for (const site of getRetryModel(context).sitesFor('jitter')) {
-          // Constant and linear delays are require-exponential-backoff's finding, not this rule's.
-          const growth = site.delay.growth;
-          if (growth !== 'exponential' && growth !== 'polynomial') continue;
+          // Any schedule with no randomness, whatever its shape: immediate, constant, linear or
+          // growing retries all land together (a constant wait breaks this rule and
+          // require-exponential-backoff both, and both are reported so one pass fixes the site).
+          if (typeof site.delay.growth !== 'string') continue;
           if (site.jitter.value !== false) continue;
           const edits = site.fixes?.jitter?.();
           const fix = optionEditsFix(site, edits, context.sourceCode);

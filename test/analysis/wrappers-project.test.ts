@@ -53,7 +53,7 @@ describe('a project that retries through its own helper in another file', () => 
     const expected = byRule(direct.map((f) => ({ ...f, text: f.text.replace(/^pRetry$/, 'withRetry') })));
     expect(byRule(helper)).toEqual(expected);
     expect(Object.keys(expected).sort()).toEqual([
-      'max-retry-attempts', 'max-retry-duration', 'no-nested-retry', 'no-unsafe-write-retry', 'require-exponential-backoff', 'require-jitter',
+      'max-retry-attempts', 'max-retry-duration', 'no-nested-retry', 'no-retry-on-client-error', 'no-unsafe-write-retry', 'require-exponential-backoff', 'require-jitter',
     ]);
     // The helper itself has sound defaults: nothing is reported inside it, everything at the calls.
     expect(helper.filter((f) => f.file !== 'src/orders.ts')).toEqual([]);

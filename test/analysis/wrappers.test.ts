@@ -108,7 +108,8 @@ describe('declared helpers (settings["safe-retry"].wrappers)', () => {
     });
     expect(sites[1]).toMatchObject({ attempts: 11, attemptsAt: 'retries: 10', growth: 'constant', jitter: false });
     expect(sites[2]).toMatchObject({ attempts: 3, filter: 'custom', deadlineMs: 2000 });
-    expect(rulesOf(findings)).toEqual(['max-retry-attempts retries: 10', 'require-exponential-backoff factor: 1']);
+    // A constant wait with no randomness breaks both R-RES-RE-2 and X3's jitter: both are reported.
+    expect(rulesOf(findings)).toEqual(['max-retry-attempts retries: 10', 'require-exponential-backoff factor: 1', 'require-jitter jitter: false']);
     expect(findings.find((f) => f.rule === 'max-retry-attempts')?.message).toMatch(/^withRetry\(\) makes up to 11 calls/);
   });
 
@@ -232,7 +233,12 @@ describe('inferred helpers in the same file', () => {
     ]);
     // The helper's own site speaks for its defaults, which are sound.
     expect(sites.find((s) => s.library === 'hand-written')).toMatchObject({ attempts: 3, jitter: true, operation: 'fn()' });
-    expect(rulesOf(findings)).toEqual(['max-retry-attempts retries: 10', 'max-retry-duration withRetry', 'require-jitter jitter: false']);
+    // api.get('/a') is an HTTP call and withRetry retries every failure: 4xx too, at each call.
+    expect(rulesOf(findings)).toEqual([
+      'max-retry-attempts retries: 10', 'max-retry-duration withRetry',
+      'no-retry-on-client-error withRetry', 'no-retry-on-client-error withRetry', 'no-retry-on-client-error withRetry',
+      'require-jitter jitter: false',
+    ]);
     expect(findings.find((f) => f.rule === 'require-jitter')?.message).toMatch(/^withRetry\(\) backs off/);
   });
 
@@ -255,7 +261,12 @@ describe('inferred helpers in the same file', () => {
     expect(rulesOf(findings)).toEqual([
       'max-retry-attempts 10',
       'no-nested-retry retry10',
+      'no-retry-on-client-error pRetry',
+      'no-retry-on-client-error retry10',
+      'no-retry-on-client-error retry10',
+      'no-retry-on-client-error retry10',
       'require-exponential-backoff 100',
+      'require-jitter 100',
     ]);
     expect(findings.find((f) => f.rule === 'no-nested-retry')?.message).toContain('3 x 10 = 30');
   });
@@ -279,7 +290,7 @@ describe('inferred helpers in the same file', () => {
       [300, ['attempts', 'backoff', 'breaker', 'jitter']],
       [300, ['attempts', 'backoff', 'breaker', 'jitter']],
     ]);
-    expect(findings.map((f) => [f.rule, f.line])).toEqual([['require-jitter', 4], ['require-exponential-backoff', 9]]);
+    expect(findings.map((f) => [f.rule, f.line]).sort()).toEqual([['no-retry-on-client-error', 12], ['no-retry-on-client-error', 13], ['require-exponential-backoff', 9], ['require-jitter', 4], ['require-jitter', 9]]);
   });
 
   it('reports a bad default at the default, and a call that overrides it at the call', () => {
@@ -359,7 +370,7 @@ describe('inferred helpers in the same file', () => {
       export const pay = (order) => withRetry(() => payments.charge(order));
       export const inner = () => withRetry(() => pRetry(() => api.get('/x'), { retries: 2, minTimeout: 200, randomize: true }));
     `, { js: true });
-    expect(rulesOf(findings)).toEqual(['no-nested-retry pRetry', 'no-unsafe-write-retry payments.charge(order)']);
+    expect(rulesOf(findings)).toEqual(['no-nested-retry pRetry', 'no-retry-on-client-error pRetry', 'no-retry-on-client-error withRetry', 'no-unsafe-write-retry payments.charge(order)']);
   });
 
   it('leaves alone functions that retry a fixed call, and calls from inside the helper', () => {
@@ -450,7 +461,10 @@ describe('inferred helpers in other files', () => {
       ['wrapper:withRetry', 'lib.withRetry()', 2, 'retries: 1', 200],
       ['wrapper:withRetry', 'retrying()', 3, undefined, 10],
     ]);
-    expect(rulesOf(findings)).toEqual(['max-retry-attempts retries: 9', 'max-retry-duration withRetry']);
+    expect(rulesOf(findings)).toEqual([
+      'max-retry-attempts retries: 9', 'max-retry-duration withRetry',
+      'no-retry-on-client-error lib.withRetry', 'no-retry-on-client-error retryDefault', 'no-retry-on-client-error retrying', 'no-retry-on-client-error withRetry',
+    ]);
   });
 
   it('follows CommonJS requires in JavaScript linted with the default parser', () => {

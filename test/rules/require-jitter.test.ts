@@ -6,12 +6,21 @@ run('require-jitter', rule, {
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true });`,
     // async-retry randomises by default.
     `const retry = require('async-retry'); retry(async () => run(), { retries: 2 });`,
-    // Constant delays are require-exponential-backoff's finding.
-    `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, factor: 1 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: flags.jitter });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 0 });`,
   ],
   invalid: [
+    {
+      // A constant wait without randomness breaks X3's jitter as well as R-RES-RE-2: both rules
+      // report it, so the site is fixed in one pass.
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 1 });`,
+      errors: [{ messageId: 'noJitter', line: 2, suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 1, randomize: true });` }] }],
+    },
+    {
+      // Immediate retries (rxjs retry(n) has no delay) land together too.
+      code: `import { retry } from 'rxjs';\nexport const s = source$.pipe(retry(2));`,
+      errors: [{ messageId: 'noJitter', line: 2 }],
+    },
     {
       // p-retry's default is randomize: false; the squiggle goes on the call.
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2 });`,

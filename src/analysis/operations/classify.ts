@@ -42,7 +42,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (request) {
       const { method } = request;
       const shown = method && method !== 'GET' && !/\.(post|put|patch|delete|del)\(/i.test(label) ? `${label} (${method})` : label;
-      return { node: call, label: shown, kind: kindOfMethod(method), evidence: 'http', method, key: key() };
+      return { node: call, label: request.kind === 'write' && !method ? `${label} (every request, POST included)` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key() };
     }
     const sdk = sdkOperation(call);
     if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey };

@@ -8,7 +8,8 @@ import type { HttpFacet, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import { findVariable, propertyKey, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
-import type { HttpCall } from './types.js';
+import { createReceiverReader } from './receivers.js';
+import type { HttpCall, OperationKind } from './types.js';
 import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
 
 /** Conditions that are true for 4xx responses: `!res.ok`, `res.status >= 400`, `status !== 200`. */
@@ -18,6 +19,8 @@ export interface HttpRequest {
   readonly client: string;
   /** Upper-cased; undefined when not statically known. */
   readonly method: string | undefined;
+  /** Set when the kind does not follow from the method: an interceptor sends every method. */
+  readonly kind?: OperationKind | undefined;
 }
 
 export interface HttpReader {
@@ -61,6 +64,7 @@ function httpIndex(libraries: readonly LibraryDescriptor[]): HttpIndex {
 export function createHttpReader(file: FileFacts): HttpReader {
   const { ctx } = file;
   const index = httpIndex(file.libraries);
+  const receivers = createReceiverReader(ctx);
 
   function requestOf(call: TSESTree.CallExpression): HttpRequest | undefined {
     const callee = unwrap(call.callee);
@@ -71,7 +75,7 @@ export function createHttpReader(file: FileFacts): HttpReader {
       if (m) return { client: 'octokit', method: m[1] };
     }
     const client = clientOf(call);
-    if (!client) return undefined;
+    if (!client) return throughReceiver(call);
     const id = client.library.id;
     if (client.method) return { client: id, method: client.method };
     switch (client.facet.method) {
@@ -94,6 +98,25 @@ export function createHttpReader(file: FileFacts): HttpReader {
         return { client: id, method: methodOption(config, 'GET') };
       }
     }
+  }
+
+  /** A request through a class member, a parameter or an instance made elsewhere (receivers.ts). */
+  function throughReceiver(call: TSESTree.CallExpression): HttpRequest | undefined {
+    const request = receivers.requestOf(call);
+    if (!request) return undefined;
+    if (request.style === 'method-member') return { client: request.client, method: request.method };
+    if (request.style === 'fetch') return { client: request.client, method: methodOption(call.arguments[call.arguments.length > 1 ? 1 : 0], 'GET') };
+    // An interceptor re-sends every request that passes through it, whatever its method, unless
+    // the code looks at the method.
+    return checksMethod(call) ? { client: request.client, method: undefined } : { client: request.client, method: undefined, kind: 'write' };
+  }
+
+  /** Whether the function around `call` reads a request's `method` (`req.method === 'GET'`). */
+  function checksMethod(call: TSESTree.CallExpression): boolean {
+    let fn: Node | undefined = call.parent;
+    while (fn && fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression) fn = fn.parent;
+    if (!fn) return false;
+    return [...rangeOf(ctx.nodesOfType(T.MemberExpression), fn)].some((m) => !m.computed && m.property.type === T.Identifier && m.property.name === 'method');
   }
 
   /** The static, upper-cased `method` of an options object; the fallback when absent; undefined when unknown. */
@@ -154,7 +177,14 @@ export function createHttpReader(file: FileFacts): HttpReader {
     let throwsOnNotOk: boolean | undefined;
     for (const call of file.callsIn(scope)) {
       const client = clientOf(call);
-      if (!client) continue;
+      if (!client) {
+        const request = receivers.requestOf(call);
+        if (request?.style === 'fetch' && !request.throwsOnClientError) {
+          throwsOnNotOk ??= throwsOnStatus(scope);
+          out.push({ node: call, client: 'fetch', throwsOnClientError: throwsOnNotOk });
+        } else if (request) out.push({ node: call, client: request.client, throwsOnClientError: !disablesThrowing(call, NON_THROWING) });
+        continue;
+      }
       const { facet } = client;
       // A client that does not reject on 4xx leaves it to the code: `if (!res.ok) throw ...`.
       const throws = facet.throwsOnClientError ? !disablesThrowing(call, facet.nonThrowingOptions ?? []) : (throwsOnNotOk ??= throwsOnStatus(scope));
@@ -176,6 +206,9 @@ export function createHttpReader(file: FileFacts): HttpReader {
 }
 
 /** An option written on the call that stops the client from rejecting on 4xx (`validateStatus`, `throwHttpErrors`). */
+/** Options that keep the usual clients from rejecting on 4xx, for a client known only by its shape. */
+const NON_THROWING = ['validateStatus', 'throwHttpErrors', 'ignoreResponseError', 'observe'];
+
 function disablesThrowing(call: TSESTree.CallExpression, options: readonly string[]): boolean {
   return call.arguments.some((a) => a.type === T.ObjectExpression && a.properties.some((p) =>
     p.type === T.Property && !p.computed && p.key.type === T.Identifier && options.includes(p.key.name)));

@@ -7,12 +7,14 @@
  * `keys` (idempotency keys), `layers` (clients, nested retries, breakers), `vocabulary`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { unwrap } from '../ast.js';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, isFunctionNode } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
 import { createClassifier } from './classify.js';
-import { createFileFacts } from './file.js';
+import { createFileFacts, inside } from './file.js';
 import { createHttpReader } from './http.js';
 import { createKeyReader } from './keys.js';
 import { createLayerReader } from './layers.js';
@@ -75,6 +77,10 @@ export function createOperationAnalysis(
     const fn = functionOf(site.operation, ctx);
     if (fn) return fn;
     if (site.library === 'hand-written') return site.node;
+    // An observable resubscribed by rxjs `retry()`: the call that builds it is what repeats
+    // (`this.http.post(...)`, `defer(() => axios.post(...))`, `from(fetch(...))`, `next.handle(req)`).
+    const source = site.operation ? unwrap(site.operation) : undefined;
+    if (source?.type === T.CallExpression && !inside(source, site.node)) return source;
     return undefined;
   }
 

@@ -116,7 +116,11 @@ describe('bullmq descriptor', () => {
       ['BullModule.forRoot()', 5, 'exponential', true, 'durable'],
       ['BullModule.registerQueue()', 3, 'constant', false, 'durable'],
     ]);
-    expect(lint(code)).toEqual([expect.objectContaining({ rule: 'require-exponential-backoff', text: "backoff: { type: 'fixed', delay: 3000 }" })]);
+    // BullMQ has a jitter setting, so a fixed backoff without it is a jitter finding too.
+    expect(lint(code)).toEqual([
+      expect.objectContaining({ rule: 'require-exponential-backoff', text: "backoff: { type: 'fixed', delay: 3000 }" }),
+      expect.objectContaining({ rule: 'require-jitter', text: "backoff: { type: 'fixed', delay: 3000 }" }),
+    ]);
   });
 
   it('ignores a Queue that is not from bullmq', () => {

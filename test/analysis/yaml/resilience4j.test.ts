@@ -114,6 +114,7 @@ describe('the guide\'s own examples', () => {
     expect(short(lintYaml(linear))).toEqual([
       'no-retry-on-client-error:retriesEverything 1 sber',
       'require-exponential-backoff:constantDelay 4 enable-exponential-backoff: false',
+      'require-jitter:noJitter 4 enable-exponential-backoff: false',
     ]);
   });
 });
@@ -295,7 +296,7 @@ describe('traps', () => {
   ignore-exceptions: [org.springframework.web.client.HttpClientErrorException]
 `;
     expect(analyseYaml(trap)[0]).toMatchObject({ growth: 'constant', initialMs: 500, jitter: false });
-    expect(short(lintYaml(trap))).toEqual(['require-exponential-backoff:constantDelay 2 enable-exponential-backoff: true']);
+    expect(short(lintYaml(trap))).toEqual(['require-exponential-backoff:constantDelay 2 enable-exponential-backoff: true', 'require-jitter:noJitter 2 enable-exponential-backoff: true']);
   });
 
   it('max-attempts counts attempts (not retries); 0 is refused at startup by Resilience4j\'s setter', () => {
@@ -350,6 +351,7 @@ describe('traps', () => {
     expect(short(lintYaml(code))).toEqual([
       // RetryConfig's default: a fixed 500 ms wait.
       'require-exponential-backoff:constantDelay 1 a',
+      'require-jitter:noJitter 1 a',
       'no-retry-on-client-error:retriesEverything 2 ignore-exceptions',
     ]);
   });
@@ -447,6 +449,7 @@ describe('robustness', () => {
       'no-retry-on-client-error:retriesEverything 1 a',
       'max-retry-attempts:tooManyAttempts 1 max-attempts: 9',
       'require-exponential-backoff:constantDelay 1 wait-duration: 100ms',
+      'require-jitter:noJitter 1 wait-duration: 100ms',
     ]);
   });
 });

@@ -1,0 +1,181 @@
+/**
+ * HTTP requests sent through a receiver that is not an import: most application code holds its
+ * client in a class member or a parameter (`this.http.post(...)` on Angular's `HttpClient`,
+ * `this.httpService.post(...)` on NestJS's `HttpService`, an axios instance made in another file).
+ *
+ * Two kinds of evidence, strongest first:
+ *   1. the receiver's declared type (`private http: HttpClient`, `inject(HttpClient)`, a parameter
+ *      typed `AxiosInstance`), resolved to the module that exports it;
+ *   2. the call's shape: a member named after an HTTP method whose first argument is a URL
+ *      (`api.post('/orders', body)`, `client.get(`${base}/users`)`), or a member `fetch(url, init)`.
+ *      Route registration (`app.post('/orders', handler)`) passes a function and is left out, and
+ *      so are `map.delete(key)` and `params.get('page')`, whose argument is no URL.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { AnalysisContext } from '../library.js';
+import { isFunctionNode } from '../library.js';
+import type { Node } from '../model.js';
+import { findVariable, propertyKey, unwrap } from '../ast.js';
+import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
+
+export interface ReceiverRequest {
+  /** The client, for messages and for whether it rejects on 4xx. */
+  readonly client: string;
+  /** `fetch`-like calls take the method from their init object; the others name it. */
+  readonly style: 'method-member' | 'fetch' | 'interceptor';
+  /** Upper-cased, for `method-member`. */
+  readonly method?: string | undefined;
+  /** Whether the client rejects (or errors the observable) on a 4xx response by itself. */
+  readonly throwsOnClientError: boolean;
+}
+
+/** Types whose instances send HTTP requests, by the module that exports them. */
+const TYPED_CLIENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '@angular/common/http': { HttpClient: 'angular-http', HttpHandler: 'angular-interceptor', HttpHandlerFn: 'angular-interceptor' },
+  '@nestjs/axios': { HttpService: 'nestjs-http' },
+  axios: { AxiosInstance: 'axios', AxiosStatic: 'axios', Axios: 'axios' },
+  ky: { KyInstance: 'ky' },
+  got: { Got: 'got' },
+};
+
+/** Receiver names that hold HTTP clients in real code: `http`, `httpClient`, `api`, `apiClient`, `axiosInstance`, `$http`. */
+const CLIENT_NAME = /^\$?(?:https?|api|axios|request|rest|fetcher|client)$|(?:Http|Api|Axios|Rest|Client|Fetcher|Request|Instance|Service)$|^(?:http|api|axios|rest)[A-Z_]/;
+/** Receivers that register routes or hold local data, never clients. */
+const NOT_CLIENT_NAME = /^(?:app|router|server|fastify|route|routes|express|map|cache|store|storage|params|searchParams|headers|form|formData|set|session|cookies|localStorage|sessionStorage|db|redis|knex|prisma|repository|repo|model|collection)$/i;
+
+export function createReceiverReader(ctx: AnalysisContext) {
+  const typeCache = new Map<Node, string | null>();
+
+  /** The request a call sends through a receiver that is not an import; undefined when it is none. */
+  function requestOf(call: TSESTree.CallExpression): ReceiverRequest | undefined {
+    const callee = unwrap(call.callee);
+    if (callee.type !== T.MemberExpression) return undefined;
+    const member = propertyKey(callee, () => undefined);
+    if (!member) return undefined;
+    const receiver = unwrap(callee.object);
+    const typed = clientType(receiver);
+    if (typed === 'angular-interceptor') {
+      return member === 'handle' ? { client: 'angular-http', style: 'interceptor', throwsOnClientError: true } : undefined;
+    }
+    if (typed) {
+      if (HTTP_METHOD_MEMBERS.has(member)) return { client: typed, style: 'method-member', method: methodOfMember(member), throwsOnClientError: true };
+      if (member === 'request') return { client: typed, style: 'fetch', throwsOnClientError: true };
+      return undefined;
+    }
+    if (call.arguments.length === 0 || call.arguments.some((a) => isFunctionNode(unwrap(a as Node)))) return undefined;
+    const name = receiverName(receiver);
+    if ((name && NOT_CLIENT_NAME.test(name)) || isLocalData(receiver)) return undefined;
+    const first = unwrap(call.arguments[0] as Node);
+    if (member === 'fetch' && urlLike(first, true)) return { client: 'fetch', style: 'fetch', throwsOnClientError: false };
+    if (!HTTP_METHOD_MEMBERS.has(member)) return undefined;
+    // A literal path or URL is evidence enough; a variable named `url` needs a receiver named like a client.
+    if (urlLike(first, false) || (name !== undefined && CLIENT_NAME.test(name) && urlLike(first, true))) {
+      return { client: name ?? 'client', style: 'method-member', method: methodOfMember(member), throwsOnClientError: true };
+    }
+    return undefined;
+  }
+
+  /** A receiver whose value this file writes as data (an object literal, `new Map()`): no client. */
+  function isLocalData(receiver: Node): boolean {
+    if (receiver.type !== T.Identifier) return false;
+    const init = ctx.evaluator.resolve(receiver);
+    return init !== receiver && (init.type === T.ObjectExpression || init.type === T.ArrayExpression || (init.type === T.NewExpression && init.callee.type === T.Identifier && /^(?:Map|WeakMap|Set|URLSearchParams|FormData|Headers)$/.test(init.callee.name)));
+  }
+
+  /** A client id from the receiver's declared type, or `null` when none is written. */
+  function clientType(receiver: Node): string | null {
+    let cached = typeCache.get(receiver);
+    if (cached === undefined) {
+      cached = typeOfReceiver(receiver);
+      typeCache.set(receiver, cached);
+    }
+    return cached;
+  }
+
+  function typeOfReceiver(receiver: Node): string | null {
+    if (receiver.type === T.MemberExpression && unwrap(receiver.object).type === T.ThisExpression) {
+      const name = propertyKey(receiver, () => undefined);
+      const cls = enclosingClass(receiver);
+      return name && cls ? memberType(cls, name) : null;
+    }
+    if (receiver.type === T.Identifier) {
+      const variable = findVariable(ctx.evaluator.scopeOf(receiver), receiver.name);
+      const def = variable?.defs[0];
+      if (!def) return null;
+      if (def.type === 'Parameter' && def.name.type === T.Identifier) return annotated(def.name.typeAnnotation?.typeAnnotation);
+      if (def.type === 'Variable' && def.node.type === T.VariableDeclarator && def.node.id.type === T.Identifier) {
+        return annotated(def.node.id.typeAnnotation?.typeAnnotation) ?? injected(def.node.init);
+      }
+    }
+    return null;
+  }
+
+  /** `constructor(private http: HttpClient)`, `http: HttpClient`, `http = inject(HttpClient)`. */
+  function memberType(cls: TSESTree.ClassBody, name: string): string | null {
+    for (const element of cls.body) {
+      if (element.type === T.PropertyDefinition && !element.computed && element.key.type === T.Identifier && element.key.name === name) {
+        return annotated(element.typeAnnotation?.typeAnnotation) ?? injected(element.value);
+      }
+      if (element.type === T.MethodDefinition && element.kind === 'constructor') {
+        for (const p of element.value.params) {
+          const param = p.type === T.TSParameterProperty ? p.parameter : undefined;
+          if (param?.type === T.Identifier && param.name === name) return annotated(param.typeAnnotation?.typeAnnotation);
+        }
+      }
+    }
+    return null;
+  }
+
+  function annotated(type: TSESTree.TypeNode | undefined): string | null {
+    if (type?.type !== T.TSTypeReference) return null;
+    return typedClient(type.typeName);
+  }
+
+  function injected(init: Node | null | undefined): string | null {
+    const call = init ? unwrap(init) : undefined;
+    if (call?.type !== T.CallExpression || call.arguments.length === 0) return null;
+    const callee = ctx.imports.resolve(call.callee);
+    if (!callee || callee.path !== 'inject') return null;
+    return typedClient(call.arguments[0] as Node);
+  }
+
+  function typedClient(node: Node): string | null {
+    const ref = ctx.imports.resolve(node);
+    return (ref && TYPED_CLIENTS[ref.module]?.[ref.path]) ?? null;
+  }
+
+  return { requestOf };
+}
+
+function enclosingClass(node: Node): TSESTree.ClassBody | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === T.ClassBody) return p;
+  }
+  return undefined;
+}
+
+/** `this.http` → `http`, `api` → `api`, `this.deps.client` → `client`. */
+function receiverName(receiver: Node): string | undefined {
+  if (receiver.type === T.Identifier) return receiver.name;
+  if (receiver.type === T.MemberExpression) return propertyKey(receiver, () => undefined);
+  return undefined;
+}
+
+/**
+ * A URL or path: a string or template that starts with `/` or a scheme, or holds a path segment;
+ * with `named`, also an expression named like one (`url`, `this.endpoint`, `buildUrl(...)`).
+ */
+function urlLike(node: Node, named: boolean): boolean {
+  if (node.type === T.Literal) return typeof node.value === 'string' && isPath(node.value);
+  if (node.type === T.TemplateLiteral) return isPath(node.quasis.map((q) => q.value.cooked ?? '').join('x'));
+  if (node.type === T.BinaryExpression && node.operator === '+') return urlLike(unwrap(node.left), named) || urlLike(unwrap(node.right), named);
+  if (node.type === T.NewExpression && node.callee.type === T.Identifier && node.callee.name === 'URL') return true;
+  if (!named) return false;
+  const name = node.type === T.Identifier ? node.name : node.type === T.MemberExpression ? propertyKey(node, () => undefined) : node.type === T.CallExpression ? receiverName(unwrap(node.callee)) : undefined;
+  return !!name && /(?:url|uri|endpoint|path|route|href)$/i.test(name);
+}
+
+function isPath(text: string): boolean {
+  return /^(?:https?:\/\/|\/)/i.test(text) || /^[\w.-]*\/[\w{}$.:-]/.test(text) && !/\s/.test(text);
+}
