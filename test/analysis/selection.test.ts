@@ -41,6 +41,6 @@ describe('site selection policy', () => {
     expect(rulesOf(`
       import pRetry from 'p-retry';
       export const load = () => pRetry(() => fetch('/items'), { forever: true, factor: 1 });
-    `)).toEqual(['max-retry-attempts', 'max-retry-duration', 'require-circuit-breaker', 'require-exponential-backoff']);
+    `)).toEqual(['max-retry-attempts', 'max-retry-duration', 'require-circuit-breaker', 'require-exponential-backoff', 'require-jitter']);
   });
 });

@@ -67,7 +67,7 @@ describe('@lifeomic/attempt descriptor', () => {
         export const pay = (order: Order) => retry(() => createCharge(order), { maxAttempts: 0 });
       `);
       expect(findings.map((f) => f.rule).sort()).toEqual([
-        'max-retry-attempts', 'max-retry-duration', 'no-legacy-retry', 'no-unsafe-write-retry', 'require-exponential-backoff',
+        'max-retry-attempts', 'max-retry-duration', 'no-legacy-retry', 'no-unsafe-write-retry', 'require-exponential-backoff', 'require-jitter',
       ]);
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'no-legacy-retry', text: "'@lifeomic/attempt'" }));
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', messageId: 'unbounded', text: 'maxAttempts: 0' }));

@@ -1,0 +1,96 @@
+/**
+ * Requests sent through receivers the model does not know by import (issue 13): Angular's
+ * HttpClient and NestJS's HttpService by their declared type, interceptors, clients made in other
+ * files, and rxjs retry() over the observable those calls build.
+ */
+import clientErrors from '../../src/rules/no-retry-on-client-error.js';
+import writes from '../../src/rules/no-unsafe-write-retry.js';
+import { run } from '../helpers/rule-tester.js';
+
+const backoff = `{ count: 2, delay: (_e, n) => timer(2 ** n * 250 * Math.random()) }`;
+
+const angularPost = `import { Injectable } from '@angular/core';
+import { HttpClient } from '@angular/common/http';
+import { retry, timer } from 'rxjs';
+@Injectable()
+export class Orders {
+  constructor(private http: HttpClient) {}
+  create(o: unknown) { return this.http.post('/orders', o).pipe(retry(${backoff})); }
+}`;
+
+const interceptor = `import { HttpInterceptor, HttpRequest, HttpHandler } from '@angular/common/http';
+import { retry, timer } from 'rxjs';
+export class RetryInterceptor implements HttpInterceptor {
+  intercept(req: HttpRequest<unknown>, next: HttpHandler) { return next.handle(req).pipe(retry(${backoff})); }
+}`;
+
+const nest = `import { HttpService } from '@nestjs/axios';
+import { firstValueFrom, retry, timer } from 'rxjs';
+export class Payments {
+  constructor(private readonly httpService: HttpService) {}
+  charge(body: unknown) { return firstValueFrom(this.httpService.post('https://pay.example.com/charges', body).pipe(retry(${backoff}))); }
+}`;
+
+const imported = `import { api } from './api';
+export async function create(o: unknown) {
+  for (let i = 0; i < 3; i++) {
+    try { return await api.post('/orders', o); } catch (e) { await new Promise((r) => setTimeout(r, 200 * 2 ** i * Math.random())); }
+  }
+}`;
+
+run('no-unsafe-write-retry', writes, {
+  valid: [
+    // A GET through the same typed client is a read.
+    angularPost.replace("this.http.post('/orders', o)", "this.http.get('/orders')"),
+    // An interceptor that looks at the method (and so can leave writes alone) is not judged as sending writes.
+    interceptor.replace('return next.handle(req)', "if (req.method !== 'GET') return next.handle(req);\n    return next.handle(req)"),
+    // Route registration passes a handler: no request is sent.
+    `import pRetry from 'p-retry';
+     export const start = (app: any) => pRetry(async () => { app.post('/orders', (req: any, res: any) => res.end()); }, { retries: 2, minTimeout: 300, randomize: true });`,
+    // Local data: map.delete(key), params.get('page').
+    `import pRetry from 'p-retry';
+     const seen = new Map();
+     export const drop = (key: string) => pRetry(async () => { seen.delete(key); }, { retries: 2, minTimeout: 300, randomize: true });`,
+  ],
+  invalid: [
+    { code: angularPost, errors: [{ messageId: 'unsafeWrite' }] },
+    { code: interceptor, errors: [{ messageId: 'unsafeWrite' }] },
+    { code: nest, errors: [{ messageId: 'unsafeWrite' }] },
+    { code: imported, errors: [{ messageId: 'unsafeWrite' }] },
+    {
+      // A member fetch with a write method, on a client the file does not describe.
+      code: `import pRetry from 'p-retry';
+export const send = (client: any, body: string) => pRetry(() => client.fetch('/orders', { method: 'POST', body }), { retries: 2, minTimeout: 500, randomize: true });`,
+      errors: [{
+        messageId: 'unsafeWrite',
+        suggestions: [{ messageId: 'callOnce', data: { operation: 'client.fetch() (POST)' }, output: `import pRetry from 'p-retry';
+export const send = (client: any, body: string) => client.fetch('/orders', { method: 'POST', body });` }],
+      }],
+    },
+    {
+      // rxjs over a promise factory.
+      code: `import { defer, retry, timer } from 'rxjs';
+import axios from 'axios';
+export const s = defer(() => axios.post('/orders', {})).pipe(retry(${backoff}));`,
+      errors: [{ messageId: 'unsafeWrite' }],
+    },
+  ],
+});
+
+run('no-retry-on-client-error', clientErrors, {
+  valid: [
+    // fetch does not reject on 4xx, and this code does not throw on it.
+    `import { from, retry, timer } from 'rxjs';
+     export const s = from(fetch('/orders')).pipe(retry(${backoff}));`,
+    // axios told not to reject on any status.
+    `import pRetry from 'p-retry';
+     export const get = (api: any) => pRetry(() => api.get('/orders', { validateStatus: () => true }), { retries: 2, minTimeout: 300, randomize: true });`,
+  ],
+  invalid: [
+    // HttpClient errors the observable on 4xx, and retry() resubscribes on any error.
+    { code: angularPost.replace("this.http.post('/orders', o)", "this.http.get('/orders')"), errors: [{ messageId: 'unfilteredHttp' }] },
+    { code: interceptor, errors: [{ messageId: 'unfilteredHttp' }] },
+    { code: nest, errors: [{ messageId: 'unfilteredHttp' }] },
+    { code: imported, errors: [{ messageId: 'unfilteredHttp' }] },
+  ],
+});
