@@ -58,10 +58,13 @@ function chainFrom(start: Node): Link[] {
   }
   for (;;) {
     const member = current.parent;
-    if (member?.type !== T.MemberExpression || member.object !== current || member.computed || member.property.type !== T.Identifier) break;
+    if (member?.type !== T.MemberExpression || member.object !== current) break;
+    // `request[method](url)`: a request whose method is chosen at run time.
+    const computedRoot = member.computed && current === start;
+    if (!computedRoot && (member.computed || member.property.type !== T.Identifier)) break;
     const call = member.parent;
     if (call?.type !== T.CallExpression || call.callee !== member) break;
-    out.push({ name: member.property.name, call });
+    out.push({ name: computedRoot ? 'request' : (member.property as TSESTree.Identifier).name, call });
     current = call;
   }
   return out;

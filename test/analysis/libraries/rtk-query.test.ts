@@ -39,7 +39,7 @@ describe('rtk-query descriptor', () => {
     `;
     const [site] = analyse(code);
     expect(site).toMatchObject({ attempts: 6, growth: 'constant', initialMs: 50, jitter: false, filter: 'custom' });
-    expect(rules(lint(code))).toEqual(['max-retry-attempts', 'require-exponential-backoff']);
+    expect(rules(lint(code))).toEqual(['max-retry-attempts', 'require-exponential-backoff', 'require-jitter']);
   });
 
   it('leaves what it cannot read unknown', () => {

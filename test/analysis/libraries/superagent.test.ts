@@ -66,4 +66,16 @@ describe('superagent descriptor', () => {
       delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
     }
   });
+  it('reads a chain whose method is chosen at run time: request[action](route).send(body).retry(3)', () => {
+    const code = `
+      const request = require('superagent');
+      function send(action, route, body) {
+        return request[action](route).send(body).retry(3, (err) => { if (err) console.log(err); });
+      }
+    `;
+    const [site] = analyse(code, { js: true });
+    expect(site).toMatchObject({ library: 'superagent', attempts: 4, growth: 'none' });
+    expect(lint(code, { js: true })).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff' }));
+    expect(analyse(`const request = require('superagent'); request[m](url).send(b);`, { js: true })).toEqual([]);
+  });
 });
