@@ -11,7 +11,7 @@ import { OptionsView } from './options.js';
 import { constInitializer } from './ast.js';
 import { createEvaluator, type Evaluator } from './eval/evaluator.js';
 import { LIBRARIES } from './libraries/index.js';
-import { findHandWrittenSites } from './hand-written.js';
+import { findHandWrittenSites } from './hand-written/index.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations/index.js';
 import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';

@@ -28,6 +28,9 @@ export interface Frame {
   readonly outer: Frame | undefined;
 }
 
+/** Nesting of one evaluation (a const chain, an operator tree, inlined helpers). */
+export const MAX_DEPTH = 40;
+
 /** `lookup` found nothing to say about a variable: the code's own binding applies. */
 export const FREE: unique symbol = Symbol('free');
 

@@ -7,20 +7,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, type Scope, type Variable } from '../ast.js';
-import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, MATH, NUMBER_PARSERS, RANDOM_NAME, numericBinary, parseNumber } from './builtins.js';
-import { FREE, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';
-import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
+import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
+import { enumMember, evaluateCall } from './calls.js';
+import { FREE, MAX_DEPTH, STATIC_ENV, type Env } from './environment.js';
 import {
-  RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isSetValue, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
-  type Maybe, type StaticValue, type SymbolicValue, type Value,
+  RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
+  type Maybe, type StaticValue, type Value,
 } from './values.js';
 
 type Node = TSESTree.Node;
 
-/** Nesting of one evaluation (a const chain, an operator tree, inlined helpers). */
-export const MAX_DEPTH = 40;
-/** Inlined helpers stop this far below MAX_DEPTH, so their bodies still have room. */
-const INLINE_HEADROOM = 8;
 /** Steps of one top-level evaluation: generous for any retry construct, a stop for pathological code. */
 const STEP_BUDGET = 20_000;
 
@@ -62,7 +58,7 @@ export class Evaluator {
 
   /** The static value of an expression, from the code alone. */
   evaluate(node: Node | null | undefined): Maybe<StaticValue> {
-    return toStatic(this.top(() => this.evaluateStatic(node, 0)));
+    return toStatic(this.top(() => this.evaluateStaticAt(node, 0)));
   }
 
   number(node: Node | null | undefined): Maybe<number> {
@@ -118,8 +114,8 @@ export class Evaluator {
     }
   }
 
-  /** Static evaluation, cached per node (a cycle such as `const a = a + 1` reads as UNKNOWN). */
-  private evaluateStatic(node: Node | null | undefined, depth: number): Value {
+  /** Static evaluation at a depth, cached per node (a cycle such as `const a = a + 1` reads as UNKNOWN). */
+  evaluateStaticAt(node: Node | null | undefined, depth: number): Value {
     if (!node) return undefined;
     const hit = this.staticCache.get(node);
     if (hit !== undefined || this.staticCache.has(node)) return hit;
@@ -132,7 +128,7 @@ export class Evaluator {
   /** Evaluation in any environment; the static one goes through the cache. */
   eval(node: Node | null | undefined, env: Env, depth: number): Value {
     if (!node) return undefined;
-    if (env === STATIC_ENV) return this.evaluateStatic(node, depth);
+    if (env === STATIC_ENV) return this.evaluateStaticAt(node, depth);
     return this.compute(node, env, depth);
   }
 
@@ -164,7 +160,7 @@ export class Evaluator {
       case T.MemberExpression:
         return this.member(node, env, d);
       case T.CallExpression:
-        return this.call(node, env, d);
+        return evaluateCall(this, node, env, d);
       case T.NewExpression: {
         const callee = unwrap(node.callee);
         if (callee.type === T.Identifier && callee.name === 'Set' && !this.shadowed(callee) && node.arguments[0]?.type !== T.SpreadElement) {
@@ -242,9 +238,9 @@ export class Evaluator {
     if (def.type === 'TSEnumName') return env.names ? { symbolic: id.name } : this.orProbe(env);
     const init = constInitializer(variable);
     if (init) {
-      if (env === STATIC_ENV) return this.evaluateStatic(init, depth);
+      if (env === STATIC_ENV) return this.evaluateStaticAt(init, depth);
       // What the code alone decides holds in every environment; a name (`opts.retries`) may be bound here.
-      const known = toStatic(this.evaluateStatic(init, 0));
+      const known = toStatic(this.evaluateStaticAt(init, 0));
       if (known !== UNKNOWN && !isSymbolic(known)) return known;
       // An unknown initialiser (a call we cannot see) stays unknown even when probing.
       return this.eval(init, env, depth);
@@ -368,7 +364,7 @@ export class Evaluator {
       const name = this.qualifiedName(node);
       return name ? { symbolic: name } : UNKNOWN;
     }
-    if (isSymbolic(object)) return env.names ? (this.enumMember(object, key, objectNode) ?? { symbolic: `${object.symbolic}.${key}` }) : UNKNOWN;
+    if (isSymbolic(object)) return env.names ? (enumMember(this, object, key, objectNode) ?? { symbolic: `${object.symbolic}.${key}` }) : UNKNOWN;
     return this.memberOf(object, key, env, depth);
   }
 
@@ -381,7 +377,7 @@ export class Evaluator {
       const found = lookupProperty(object.node, key, (n) => this.scopeOf(n));
       if (found.state === 'absent') return undefined;
       if (found.state === 'unknown') return UNKNOWN;
-      if (!object.env) return this.evaluateStatic(found.value, depth + 1);
+      if (!object.env) return this.evaluateStaticAt(found.value, depth + 1);
       return this.eval(found.value, { ...object.env, flags: env.flags }, depth + 1);
     }
     if (object === RESPONSE) {
@@ -398,91 +394,7 @@ export class Evaluator {
     return UNKNOWN;
   }
 
-  /** `enum E { A = 1 }` in this file: the member's value; `E.B` without initialiser stays symbolic. */
-  private enumMember(base: SymbolicValue, key: string, object: Node): Value | undefined {
-    if (object.type !== T.Identifier) return undefined;
-    const def = this.variableOf(object)?.defs[0];
-    if (!def || def.type !== 'TSEnumName') return undefined;
-    const decl = def.node as TSESTree.TSEnumDeclaration;
-    const members = decl.body?.members ?? (decl as unknown as { members: TSESTree.TSEnumMember[] }).members;
-    for (const m of members) {
-      const name = m.id.type === T.Identifier ? m.id.name : String((m.id as TSESTree.StringLiteral).value);
-      if (name === key) return m.initializer ? this.evaluateStatic(m.initializer, 1) : { symbolic: `${base.symbolic}.${key}` };
-    }
-    return undefined;
-  }
 
-  private call(node: TSESTree.CallExpression, env: Env, depth: number): Value {
-    const callee = unwrap(node.callee);
-    const args = node.arguments as Node[];
-    if (args.some((a) => a.type === T.SpreadElement)) return UNKNOWN;
-    if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier) {
-      const name = callee.property.name;
-      const object = unwrap(callee.object);
-      if (object.type === T.Identifier && object.name === 'Math' && !this.shadowed(object)) return this.math(name, args, env, depth);
-      if (name === 'includes' || name === 'has') {
-        const collection = this.eval(callee.object, env, depth);
-        const items = Array.isArray(collection) ? (collection as Value[]) : isSetValue(collection) ? collection.set : undefined;
-        if (!items) return UNKNOWN;
-        const x = this.eval(args[0], env, depth);
-        if (x === UNKNOWN || isInterval(x)) return UNKNOWN;
-        return items.some((i) => !isInterval(i) && i === x);
-      }
-      if (name === 'randomInt' && env.importOf?.(callee.object)?.module === 'crypto') return this.randomInt(args, env, depth);
-      if (env.randomness && RANDOM_NAME.test(name)) sawRandom(env);
-      return UNKNOWN;
-    }
-    if (callee.type !== T.Identifier) return UNKNOWN;
-    const variable = this.variableOf(callee);
-    if (NUMBER_PARSERS.has(callee.name) && !variable?.defs.length) return parseNumber(callee.name, this.eval(args[0], env, depth));
-    const imported = env.importOf?.(callee);
-    if (imported?.module === 'crypto' && imported.path === 'randomInt') return this.randomInt(args, env, depth);
-    const fn = env.inlines && variable && !imported ? localFunction(variable) : undefined;
-    if (fn) return this.inline(fn, args, env, depth);
-    if (env.randomness && RANDOM_NAME.test(callee.name)) sawRandom(env);
-    return UNKNOWN;
-  }
-
-  /** `crypto.randomInt(max)` / `randomInt(min, max)`. */
-  private randomInt(args: readonly Node[], env: Env, depth: number): Value {
-    if (!env.randomness) return UNKNOWN;
-    sawRandom(env);
-    const a = toInterval(this.eval(args[0], env, depth));
-    const b = args.length > 1 && args[1]?.type !== T.ArrowFunctionExpression && args[1]?.type !== T.FunctionExpression ? toInterval(this.eval(args[1], env, depth)) : undefined;
-    if (!a) return UNKNOWN;
-    return b ? range(a.lo, b.hi) : range(0, a.hi);
-  }
-
-  private math(name: string, args: readonly Node[], env: Env, depth: number): Value {
-    if (name === 'random') {
-      if (!env.randomness) return UNKNOWN;
-      sawRandom(env);
-      return { lo: 0, hi: 1 };
-    }
-    if (name === 'min' && env.uncapped && env.varies && args.length >= 2) {
-      // Under the cap: keep the argument that changes per attempt, remember the constant one as the cap.
-      const varying = args.filter((a) => env.varies!(a, env));
-      if (varying.length === 1) {
-        const caps = args.filter((a) => a !== varying[0]).map((a) => toInterval(this.eval(a, env, depth)));
-        if (caps.every((c) => c && c.lo === c.hi)) sawCap(env, Math.min(...caps.map((c) => c!.lo)));
-        return this.eval(varying[0], env, depth);
-      }
-    }
-    const f = MATH[name];
-    if (!f) return UNKNOWN;
-    const values = args.map((a) => toInterval(this.eval(a, env, depth)));
-    if (values.some((v) => !v)) return UNKNOWN;
-    return f(values as { lo: number; hi: number }[]);
-  }
-
-  /** Evaluates a small helper (`const backoff = (n) => Math.min(100 * 2 ** n, 5000)`) at its call. */
-  private inline(fn: TSESTree.FunctionLike, args: readonly Node[], env: Env, depth: number): Value {
-    if (depth > MAX_DEPTH - INLINE_HEADROOM) return UNKNOWN;
-    const ret = returnOf(fn);
-    if (!ret) return UNKNOWN;
-    const inner: Env = { ...env, frame: frameFor(this.sourceCode, fn, args, env) };
-    return evalReturn(ret, (n) => this.eval(n, inner, depth + 1));
-  }
 }
 
 export function createEvaluator(sourceCode: Readonly<TSESLint.SourceCode>): Evaluator {

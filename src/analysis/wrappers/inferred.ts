@@ -14,10 +14,10 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { findHandWrittenSites, type BoundCall } from '../hand-written.js';
+import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import type { AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
-import { contains, findVariable, labelOf, unwrap, walk } from '../ast.js';
+import { contains, labelOf, unwrap, walk } from '../ast.js';
 import { UNKNOWN, type DataObject, type DataValue, type Maybe } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;

@@ -1,0 +1,104 @@
+/**
+ * Calls and names the evaluator knows beyond operators: built-in functions, local helpers
+ * evaluated at their call, enum members.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { unwrap } from '../ast.js';
+import { MATH, NUMBER_PARSERS, RANDOM_NAME, parseNumber } from './builtins.js';
+import { MAX_DEPTH, sawCap, sawRandom, type Env } from './environment.js';
+import type { Evaluator } from './evaluator.js';
+import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
+import { UNKNOWN, isInterval, isSetValue, range, toInterval, type SymbolicValue, type Value } from './values.js';
+
+type Node = TSESTree.Node;
+
+/** Inlined helpers stop this far below MAX_DEPTH, so their bodies still have room. */
+const INLINE_HEADROOM = 8;
+
+/** A call: `Math.*`, `Number()`/`parseInt()`, `includes`/`has`, `crypto.randomInt`, a local helper (inlined), a random-named call. */
+export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: Env, depth: number): Value {
+  const callee = unwrap(node.callee);
+  const args = node.arguments as Node[];
+  if (args.some((a) => a.type === T.SpreadElement)) return UNKNOWN;
+  if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier) {
+    const name = callee.property.name;
+    const object = unwrap(callee.object);
+    if (object.type === T.Identifier && object.name === 'Math' && !ev.shadowed(object)) return math(ev, name, args, env, depth);
+    if (name === 'includes' || name === 'has') {
+      const collection = ev.eval(callee.object, env, depth);
+      const items = Array.isArray(collection) ? (collection as Value[]) : isSetValue(collection) ? collection.set : undefined;
+      if (!items) return UNKNOWN;
+      const x = ev.eval(args[0], env, depth);
+      if (x === UNKNOWN || isInterval(x)) return UNKNOWN;
+      return items.some((i) => !isInterval(i) && i === x);
+    }
+    if (name === 'randomInt' && env.importOf?.(callee.object)?.module === 'crypto') return randomInt(ev, args, env, depth);
+    if (env.randomness && RANDOM_NAME.test(name)) sawRandom(env);
+    return UNKNOWN;
+  }
+  if (callee.type !== T.Identifier) return UNKNOWN;
+  const variable = ev.variableOf(callee);
+  if (NUMBER_PARSERS.has(callee.name) && !variable?.defs.length) return parseNumber(callee.name, ev.eval(args[0], env, depth));
+  const imported = env.importOf?.(callee);
+  if (imported?.module === 'crypto' && imported.path === 'randomInt') return randomInt(ev, args, env, depth);
+  const fn = env.inlines && variable && !imported ? localFunction(variable) : undefined;
+  if (fn) return inline(ev, fn, args, env, depth);
+  if (env.randomness && RANDOM_NAME.test(callee.name)) sawRandom(env);
+  return UNKNOWN;
+}
+
+/** `crypto.randomInt(max)` / `randomInt(min, max)`. */
+function randomInt(ev: Evaluator, args: readonly Node[], env: Env, depth: number): Value {
+  if (!env.randomness) return UNKNOWN;
+  sawRandom(env);
+  const a = toInterval(ev.eval(args[0], env, depth));
+  const b = args.length > 1 && args[1]?.type !== T.ArrowFunctionExpression && args[1]?.type !== T.FunctionExpression ? toInterval(ev.eval(args[1], env, depth)) : undefined;
+  if (!a) return UNKNOWN;
+  return b ? range(a.lo, b.hi) : range(0, a.hi);
+}
+
+function math(ev: Evaluator, name: string, args: readonly Node[], env: Env, depth: number): Value {
+  if (name === 'random') {
+    if (!env.randomness) return UNKNOWN;
+    sawRandom(env);
+    return { lo: 0, hi: 1 };
+  }
+  if (name === 'min' && env.uncapped && env.varies && args.length >= 2) {
+    // Under the cap: keep the argument that changes per attempt, remember the constant one as the cap.
+    const varying = args.filter((a) => env.varies!(a, env));
+    if (varying.length === 1) {
+      const caps = args.filter((a) => a !== varying[0]).map((a) => toInterval(ev.eval(a, env, depth)));
+      if (caps.every((c) => c && c.lo === c.hi)) sawCap(env, Math.min(...caps.map((c) => c!.lo)));
+      return ev.eval(varying[0], env, depth);
+    }
+  }
+  const f = MATH[name];
+  if (!f) return UNKNOWN;
+  const values = args.map((a) => toInterval(ev.eval(a, env, depth)));
+  if (values.some((v) => !v)) return UNKNOWN;
+  return f(values as { lo: number; hi: number }[]);
+}
+
+/** Evaluates a small helper (`const backoff = (n) => Math.min(100 * 2 ** n, 5000)`) at its call. */
+function inline(ev: Evaluator, fn: TSESTree.FunctionLike, args: readonly Node[], env: Env, depth: number): Value {
+  if (depth > MAX_DEPTH - INLINE_HEADROOM) return UNKNOWN;
+  const ret = returnOf(fn);
+  if (!ret) return UNKNOWN;
+  const inner: Env = { ...env, frame: frameFor(ev.sourceCode, fn, args, env) };
+  return evalReturn(ret, (n) => ev.eval(n, inner, depth + 1));
+}
+
+/** `enum E { A = 1 }` in this file: the member's value; `E.B` without initialiser stays symbolic. */
+export function enumMember(ev: Evaluator, base: SymbolicValue, key: string, object: Node): Value | undefined {
+  if (object.type !== T.Identifier) return undefined;
+  const def = ev.variableOf(object)?.defs[0];
+  if (!def || def.type !== 'TSEnumName') return undefined;
+  const decl = def.node as TSESTree.TSEnumDeclaration;
+  const members = decl.body?.members ?? (decl as unknown as { members: TSESTree.TSEnumMember[] }).members;
+  for (const m of members) {
+    const name = m.id.type === T.Identifier ? m.id.name : String((m.id as TSESTree.StringLiteral).value);
+    if (name === key) return m.initializer ? ev.evaluateStaticAt(m.initializer, 1) : { symbolic: `${base.symbolic}.${key}` };
+  }
+  return undefined;
+}

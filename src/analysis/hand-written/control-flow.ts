@@ -1,0 +1,198 @@
+/**
+ * How statements end and what runs after them, read from the syntax of one retry construct
+ * (never the whole file): whether a branch leaves the loop, goes on to another attempt, or
+ * continues; which call a promise chain starts from; what a loop body holds.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { isFunctionNode, isLoopNode, labelsOf, memberName, unwrap, walk, type Loop } from '../ast.js';
+import { STATUS_KEYS } from '../eval/evaluator.js';
+import type { Node } from '../model.js';
+
+/** How a statement ends: leaves the construct (`return`/`throw`/`break` out), or may go on. */
+export type Exit = 'throw' | 'leave' | undefined;
+
+export function exitOf(s: TSESTree.Statement | null | undefined, loop: Loop | undefined): Exit {
+  if (!s) return undefined;
+  switch (s.type) {
+    case T.ThrowStatement: return 'throw';
+    case T.ReturnStatement: return 'leave';
+    case T.BreakStatement: return loop ? 'leave' : undefined;
+    case T.ContinueStatement: return loop && s.label && !labelsOf(loop).includes(s.label.name) ? 'leave' : undefined;
+    case T.BlockStatement: return sequenceExits(s.body, loop);
+    case T.IfStatement: {
+      const a = exitOf(s.consequent, loop);
+      const b = exitOf(s.alternate, loop);
+      return a && b ? (a === 'throw' && b === 'throw' ? 'throw' : 'leave') : undefined;
+    }
+    case T.ExpressionStatement: return endsProcess(s.expression) ? 'throw' : undefined;
+    default: return undefined;
+  }
+}
+
+/** `process.exit(1)` ends everything, and `throwWithCause(err)`, `rethrow(e)` exist to throw: read like a throw. */
+function endsProcess(expression: Node): boolean {
+  const e = unwrap(expression);
+  if (e.type !== T.CallExpression) return false;
+  const callee = e.callee;
+  if (memberName(callee) === 'exit' && callee.type === T.MemberExpression && callee.object.type === T.Identifier && callee.object.name === 'process') return true;
+  const name = calleeName(e);
+  return !!name && /^(?:throw|rethrow|raise)[A-Z_]?/.test(name);
+}
+
+/** Whether a statement always goes on to the loop's next iteration (`continue`). */
+export function continues(s: TSESTree.Statement | null | undefined, loop: Loop | undefined): boolean {
+  if (!s || !loop) return false;
+  switch (s.type) {
+    case T.ContinueStatement: return !s.label || labelsOf(loop).includes(s.label.name);
+    case T.BlockStatement:
+      for (const st of s.body) {
+        if (exitOf(st, loop)) return false;
+        if (continues(st, loop)) return true;
+      }
+      return false;
+    case T.IfStatement: return continues(s.consequent, loop) && (continues(s.alternate, loop) || !!exitOf(s.alternate, loop));
+    default: return false;
+  }
+}
+
+/** How a run of statements ends: the first exit before a `continue`. */
+export function sequenceExits(statements: readonly TSESTree.Statement[], loop: Loop | undefined): Exit {
+  for (const st of statements) {
+    const e = exitOf(st, loop);
+    if (e) return e;
+    if (continues(st, loop)) return undefined;
+  }
+  return undefined;
+}
+
+/** The statements after `s` in its block, and in each enclosing block up to `stop`. */
+export function following(s: Node, stop: Node): TSESTree.Statement[][] {
+  const out: TSESTree.Statement[][] = [];
+  let child: Node = s;
+  for (let p = s.parent; p; child = p, p = p.parent) {
+    if (p.type === T.BlockStatement || p.type === T.Program || p.type === T.SwitchCase) {
+      const body = (p.type === T.SwitchCase ? p.consequent : p.body) as TSESTree.Statement[];
+      const i = body.indexOf(child as TSESTree.Statement);
+      out.push(i >= 0 ? body.slice(i + 1) : []);
+    }
+    if (p === stop) break;
+  }
+  return out;
+}
+
+const PROMISE_METHODS = new Set(['then', 'catch', 'finally']);
+
+/** `a.then(...).catch(...)` -> `a(...)`: the call a promise chain starts from. */
+export function chainRoot(expr: Node): Node {
+  let n = unwrap(expr);
+  for (;;) {
+    if (n.type === T.AwaitExpression) {
+      n = unwrap(n.argument);
+      continue;
+    }
+    if (n.type === T.CallExpression) {
+      const c = unwrap(n.callee);
+      const name = memberName(c);
+      if (name && PROMISE_METHODS.has(name)) {
+        n = unwrap((c as TSESTree.MemberExpression).object);
+        continue;
+      }
+    }
+    return n;
+  }
+}
+
+/** `x.name(...)`: the method name of a call. */
+export function methodName(call: Node): string | undefined {
+  return call.type === T.CallExpression ? memberName(unwrap(call.callee)) : undefined;
+}
+
+/** `(0, exports.sleep)` -> `exports.sleep`: how compilers call an imported function. */
+export function calleeOf(call: TSESTree.CallExpression): Node {
+  const c = unwrap(call.callee);
+  return c.type === T.SequenceExpression && c.expressions.length > 0 ? unwrap(c.expressions[c.expressions.length - 1]!) : c;
+}
+
+/** `f(...)`, `x.f(...)`: the name a call is made by. */
+export function calleeName(call: TSESTree.CallExpression): string | undefined {
+  const c = calleeOf(call);
+  return c.type === T.Identifier ? c.name : memberName(c);
+}
+
+/** The counted loop (`for`, `while`, `do`) a node sits in, within its function; `for…of`/`for…in` walk, not retry. */
+export function nearestLoop(n: Node): Loop | undefined {
+  for (let p = n.parent; p; p = p.parent) {
+    if (isFunctionNode(p)) return undefined;
+    if (p.type === T.ForStatement || p.type === T.WhileStatement || p.type === T.DoWhileStatement) return p;
+    if (p.type === T.ForOfStatement || p.type === T.ForInStatement) return undefined;
+  }
+  return undefined;
+}
+
+/** The write an identifier is the target of (`x++`, `x = ...`); `multi` for anything else (destructuring). */
+export function writeExpression(id: Node): TSESTree.UpdateExpression | TSESTree.AssignmentExpression | 'multi' {
+  const p = id.parent;
+  if (p?.type === T.UpdateExpression && p.argument === id) return p;
+  if (p?.type === T.AssignmentExpression && p.left === id) return p;
+  return 'multi';
+}
+
+/** The awaits of a block in document order, not entering nested functions. */
+export function collectAwaits(block: Node): TSESTree.AwaitExpression[] {
+  const out: TSESTree.AwaitExpression[] = [];
+  walk(block, (n) => { if (n.type === T.AwaitExpression) out.push(n); }, { skipFunctions: true });
+  return out;
+}
+
+/** Visits the nodes of an expression, not entering nested functions. */
+export function walkExpression(node: Node, visit: (n: Node) => void): void {
+  walk(node, visit, { skipFunctions: true });
+}
+
+/** What a loop body holds that the detector reads; nested functions and nested loops are left out. */
+export interface LoopScan {
+  tries: TSESTree.TryStatement[];
+  ifs: TSESTree.IfStatement[];
+  awaits: TSESTree.AwaitExpression[];
+  continues: TSESTree.ContinueStatement[];
+  returns: TSESTree.ReturnStatement[];
+  breaks: TSESTree.BreakStatement[];
+  /** Identifiers written (`x++`, `x = ...`). */
+  writes: TSESTree.Identifier[];
+  /** `a[i]`. */
+  computed: TSESTree.MemberExpression[];
+  /** `res.ok`, `err.status`. */
+  statusMembers: TSESTree.MemberExpression[];
+}
+
+export function scanLoop(loop: Loop): LoopScan {
+  const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [] };
+  const parts: Node[] = loop.type === T.ForStatement ? [loop.test, loop.update].filter((n): n is TSESTree.Expression => !!n) : [loop.test];
+  // `break` inside a switch leaves the switch, not the loop.
+  const switchEnds: number[] = [];
+  const visit = (n: Node) => {
+    while (switchEnds.length && n.range[0] >= switchEnds[switchEnds.length - 1]!) switchEnds.pop();
+    switch (n.type) {
+      case T.TryStatement: out.tries.push(n); break;
+      case T.IfStatement: out.ifs.push(n); break;
+      case T.AwaitExpression: out.awaits.push(n); break;
+      case T.ContinueStatement: out.continues.push(n); break;
+      case T.ReturnStatement: out.returns.push(n); break;
+      case T.BreakStatement: if (n.label || switchEnds.length === 0) out.breaks.push(n); break;
+      case T.SwitchStatement: switchEnds.push(n.range[1]); break;
+      case T.UpdateExpression: if (n.argument.type === T.Identifier) out.writes.push(n.argument); break;
+      case T.AssignmentExpression: if (n.left.type === T.Identifier) out.writes.push(n.left); break;
+      case T.MemberExpression:
+        if (n.computed) out.computed.push(n);
+        else if (n.property.type === T.Identifier && (n.property.name === 'ok' || STATUS_KEYS.has(n.property.name))) out.statusMembers.push(n);
+        break;
+      default: break;
+    }
+  };
+  const skip = (n: Node) => isFunctionNode(n) || isLoopNode(n);
+  for (const root of [...parts, loop.body]) if (!skip(root)) walk(root, visit, { skip });
+  const order = (a: Node, b: Node) => a.range[0] - b.range[0];
+  for (const list of Object.values(out) as Node[][]) list.sort(order);
+  return out;
+}

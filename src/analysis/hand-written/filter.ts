@@ -1,0 +1,150 @@
+/**
+ * What a hand-written retry retries: its guards that read the error or the response, evaluated
+ * for each HTTP status (200 and 400-599) with the counter checks fixed to "go on".
+ */
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { constInitializer, contains, unwrap } from '../ast.js';
+import { UNKNOWN, truth, type Unknown } from '../eval/values.js';
+import { NO_FILTER } from '../libraries/shared.js';
+import type { ClientErrorInclusion, ErrorFilter, Node } from '../model.js';
+import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
+import { refsCounter } from './bound.js';
+import { walkExpression } from './control-flow.js';
+import { holds, type Constraint, type Shape } from './site.js';
+
+/** The statuses a filter is asked about: success, and every 4xx and 5xx. */
+export const STATUSES = [200, ...Array.from({ length: 200 }, (_, i) => 400 + i)];
+
+/** Whether a guard is about the failure rather than the count: it reads the error or the response, or asks a predicate. */
+export function isFilterCondition(hw: HandWritten, test: Node, region: Region, depth = 0): boolean {
+  let hit = false;
+  walkExpression(test, (n) => {
+    if (hit) return;
+    if (n.type === T.CallExpression) {
+      const q = hw.evaluator.qualifiedName(unwrap(n.callee));
+      if (q && /^(?:Math|Date|performance|Number)\./.test(q)) return;
+      if (q && /\.(?:includes|has)$/.test(q)) return;
+      hit = true;
+      return;
+    }
+    if (n.type !== T.Identifier) return;
+    const v = hw.evaluator.variableOf(n);
+    if (!v) return;
+    // `if (err)` only says that the attempt failed; `err.code`, `isRetryable(err)` choose what is retried.
+    if (region.roots.has(v)) {
+      if (!bareTruthiness(n)) hit = true;
+      return;
+    }
+    const init = depth < 4 ? constInitializer(v) : undefined;
+    if (init && contains(region.root, init) && isFilterCondition(hw, init, region, depth + 1)) hit = true;
+  });
+  return hit;
+}
+
+/** `if (err)`, `!res`: the variable's own truthiness, not a property or a call on it. */
+function bareTruthiness(id: Node): boolean {
+  const p = id.parent;
+  if (!p) return true;
+  if (p.type === T.MemberExpression || p.type === T.CallExpression || p.type === T.BinaryExpression || p.type === T.NewExpression) return false;
+  if (p.type === T.ChainExpression || p.type === T.TSNonNullExpression || p.type === T.TSAsExpression) return bareTruthiness(p);
+  return true;
+}
+
+/**
+ * Reading what is retried, the count does not matter: the parts of a condition that only look
+ * at counters take the value that lets the retry happen (`err && retries > 0` -> `err`).
+ */
+function counterMask(hw: HandWritten, c: Constraint, region: Region): Map<Node, boolean> | undefined {
+  const mask = new Map<Node, boolean>();
+  const visit = (raw: Node, positive: boolean) => {
+    const n = unwrap(raw);
+    if (n.type === T.UnaryExpression && n.operator === '!') return visit(n.argument, !positive);
+    if (n.type === T.LogicalExpression && n.operator !== '??') {
+      visit(n.left, positive);
+      visit(n.right, positive);
+      return;
+    }
+    if (refsCounter(hw, n, region) && !isFilterCondition(hw, n, region)) mask.set(raw, positive ? c.want : !c.want);
+  };
+  visit(c.test, true);
+  return mask.size ? mask : undefined;
+}
+
+/** Whether a failure with this status gets another attempt (first attempt, counters at their start). */
+export function retriedAt(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number): boolean | Unknown {
+  let result: boolean | Unknown = true;
+  for (const c of filters) {
+    const h = holds(hw, c, region, 1, { status, errTruthy: region.errVar ? true : undefined, mask: counterMask(hw, c, region) });
+    if (h === false) return false;
+    if (h === UNKNOWN) result = UNKNOWN;
+  }
+  return result;
+}
+
+/** Whether a callback-style retry goes on after a failed (or a successful) call. */
+export function reachable(hw: HandWritten, region: Region, constraints: readonly Constraint[], failed: boolean): boolean | Unknown {
+  let result: boolean | Unknown = true;
+  for (const c of constraints) {
+    const h = holds(hw, c, region, 1, { errTruthy: failed, mask: counterMask(hw, c, region) });
+    if (h === false) return false;
+    if (h === UNKNOWN) result = UNKNOWN;
+  }
+  return result;
+}
+
+export function errorFilter(hw: HandWritten, shape: Shape): ErrorFilter {
+  const { region } = shape;
+  const filters = shape.constraints.filter((c) => isFilterCondition(hw, c.test, region));
+  if (filters.length > 0) return statusFilter(hw, (s) => retriedAt(hw, region, filters, s), filters.map((c) => c.test));
+  if (shape.throwGuards.length === 0) return NO_FILTER;
+  // The attempt throws on these statuses and the catch retries whatever it catches.
+  const throwsAt = (status: number): boolean | Unknown => {
+    let any: boolean | Unknown = false;
+    for (const g of shape.throwGuards) {
+      const t = truth(evaluateAt(hw, g, attemptEnv(hw, region, 1, { status })));
+      if (t === true) return true;
+      if (t === UNKNOWN) any = UNKNOWN;
+    }
+    return any;
+  };
+  return statusFilter(hw, throwsAt, shape.throwGuards);
+}
+
+function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown, tests: readonly Node[]): ErrorFilter {
+  const node = tests[0];
+  const results = new Map<number, boolean>();
+  for (const s of STATUSES) {
+    const r = retried(s);
+    if (r === UNKNOWN) return { kind: 'custom', clientErrors: [], node };
+    results.set(s, r);
+  }
+  const failures = STATUSES.filter((s) => s >= 400);
+  const text = (t: Node) => hw.ctx.sourceCode.getText(t);
+  const statusNode = tests.find((t) => /\.(?:status|statusCode|httpStatusCode|httpStatus)\b/.test(text(t))) ?? node;
+  if (failures.every((s) => results.get(s))) {
+    const okNode = tests.find((t) => /\.ok\b/.test(text(t))) ?? node;
+    return { kind: 'none', clientErrors: [], retriesEverything: okNode, node };
+  }
+  const clientErrors = clientErrorInclusions(failures.filter((s) => s < 500 && results.get(s)), statusNode!);
+  return { kind: 'statuses', clientErrors, node: statusNode };
+}
+
+/** 4xx statuses a filter retries, other than 408 and 429 (which may succeed later). */
+function clientErrorInclusions(retried: readonly number[], node: Node): ClientErrorInclusion[] {
+  const codes = retried.filter((s) => s !== 408 && s !== 429);
+  if (codes.length === 0) return [];
+  const all = Array.from({ length: 100 }, (_, i) => 400 + i).filter((s) => s !== 408 && s !== 429);
+  if (codes.length === all.length) return [{ status: '400-499', node }];
+  if (codes.length > 10) {
+    const excluded = all.filter((s) => !codes.includes(s));
+    return [{ status: `4xx other than ${excluded.slice(0, 5).join(', ')}${excluded.length > 5 ? ', ...' : ''}`, node }];
+  }
+  const out: ClientErrorInclusion[] = [];
+  for (let i = 0; i < codes.length; ) {
+    let j = i;
+    while (j + 1 < codes.length && codes[j + 1] === codes[j]! + 1) j++;
+    out.push({ status: j > i ? `${codes[i]}-${codes[j]}` : String(codes[i]), node });
+    i = j + 1;
+  }
+  return out;
+}

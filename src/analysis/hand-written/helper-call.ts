@@ -1,0 +1,62 @@
+/**
+ * A retry helper read as called with one call's arguments (`withRetry(fn, { retries: 10 })`):
+ * its parameters take the values the call passes, down destructuring patterns, with the
+ * helper's own defaults where the call passes nothing.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { patternKey, type Variable } from '../ast.js';
+import { UNKNOWN, type DataValue, type Value } from '../eval/values.js';
+import type { Node } from '../model.js';
+import type { AttemptEnv, HandWritten } from './attempts.js';
+
+/**
+ * One call of a helper whose body is a hand-written retry: the helper's parameters take these
+ * values instead of their defaults (an empty list means "called with nothing": the defaults).
+ */
+export interface BoundCall {
+  readonly fn: TSESTree.FunctionLike;
+  readonly args: readonly DataValue[];
+}
+
+/** A parameter of the bound helper (or a name destructured from one). */
+export function isBoundParameter(bound: BoundCall | undefined, variable: Variable): boolean {
+  const def = variable.defs[0];
+  return !!bound && variable.defs.length === 1 && def?.type === 'Parameter' && def.node === bound.fn;
+}
+
+type Step = { readonly key: string } | { readonly index: number } | { readonly fallback: Node };
+
+/** The value a bound helper's parameter takes at the call (`{ retries = 3 } = {}` read down its path). */
+export function boundParameter(hw: HandWritten, name: Node, env: AttemptEnv): Value {
+  const fn = hw.bound!.fn;
+  const steps: Step[] = [];
+  let n: Node = name;
+  for (let guard = 0; guard < 32 && !(fn.params as Node[]).includes(n); guard++) {
+    const p: Node | undefined = n.parent;
+    if (!p) return UNKNOWN;
+    if (p.type === T.AssignmentPattern && p.left === n) steps.push({ fallback: p.right });
+    else if (p.type === T.Property && p.value === n && p.parent?.type === T.ObjectPattern) {
+      const key = patternKey(p);
+      if (key === undefined) return UNKNOWN;
+      steps.push({ key });
+    } else if (p.type === T.ArrayPattern) steps.push({ index: p.elements.indexOf(n as never) });
+    else if (p.type !== T.ObjectPattern) return UNKNOWN;
+    n = p;
+  }
+  const index = (fn.params as Node[]).indexOf(n);
+  if (index < 0) return UNKNOWN;
+  let v: Value = index < hw.bound!.args.length ? hw.bound!.args[index] : undefined;
+  for (const step of steps.reverse()) {
+    if ('fallback' in step) {
+      if (v === undefined) v = hw.evaluator.evaluateIn(step.fallback, env);
+    } else if (v === undefined || v === null || v === UNKNOWN) {
+      v = UNKNOWN;
+    } else if ('key' in step) {
+      v = hw.evaluator.memberOf(v, step.key, env, 0);
+    } else {
+      v = Array.isArray(v) ? (step.index < v.length ? (v[step.index] as Value) : undefined) : UNKNOWN;
+    }
+  }
+  return v;
+}

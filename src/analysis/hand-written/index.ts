@@ -1,0 +1,86 @@
+/**
+ * Hand-written retries: loops and self-recursion that re-run an operation after a failure.
+ *
+ * The detector reads three things from the code around a retried call:
+ * - the constraints that must hold to get from a failure back to another attempt (the loop
+ *   test, `if (attempt >= max) throw` guards, `retries > 0 ? again() : reject()`), evaluated
+ *   per attempt to find the bound (bound.ts);
+ * - the sleep on the failure path (sleeps.ts), whose argument is evaluated per attempt with
+ *   interval arithmetic (`Math.random()` is [0, 1]) to get the schedule, its growth and its
+ *   jitter (schedule.ts);
+ * - the guards that look at the error or the response, evaluated per HTTP status to get the
+ *   error filter (filter.ts).
+ * Counters are modelled per attempt (attempts.ts) on the one evaluator (eval/). Loops are found
+ * from catch clauses and `.ok`/`.status` reads (loops.ts), recursion from functions that name
+ * themselves in their body (recursion.ts). Anything that cannot be read stays UNKNOWN.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { contains, type Loop } from '../ast.js';
+import type { AnalysisContext } from '../library.js';
+import type { Node, RetrySite } from '../model.js';
+import { catchClauses, nodesAtWord } from '../node-lookup.js';
+import type { HandWritten } from './attempts.js';
+import { nearestLoop } from './control-flow.js';
+import type { BoundCall } from './helper-call.js';
+import { loopSite } from './loops.js';
+import { recursionSite } from './recursion.js';
+
+export type { BoundCall } from './helper-call.js';
+
+// A dot first: a literal first character lets the scan skip ahead, twice as fast as `\b` here.
+const STATUS_WORD = /\.\s*(?:ok|status|statusCode|httpStatusCode|httpStatus)\b/g;
+
+/**
+ * The hand-written retry sites of a file; with `bound`, only those inside that helper, read as
+ * if the helper were called with those arguments.
+ */
+export function findHandWrittenSites(ctx: AnalysisContext, bound?: BoundCall): RetrySite[] {
+  const hw: HandWritten = { ctx, evaluator: ctx.evaluator, bound };
+  const sourceCode = ctx.sourceCode;
+  const sites: RetrySite[] = [];
+  const loops = new Set<Loop>();
+  // Every `catch` has a scope: the scope analysis lists them without a look at the text.
+  for (const handler of catchClauses(sourceCode)) {
+    const loop = nearestLoop(handler.parent);
+    if (loop) loops.add(loop);
+  }
+  // `res.ok` / `err.status` in a loop: found from the words, not from every member expression.
+  for (const id of nodesAtWord(sourceCode, STATUS_WORD, isStatusProperty, { atEnd: true })) {
+    const loop = nearestLoop(id.parent!);
+    if (loop) loops.add(loop);
+  }
+  const within = bound?.fn;
+  for (const loop of loops) {
+    if (within && !contains(within, loop)) continue;
+    const s = guard(() => loopSite(hw, loop));
+    if (s) sites.push(s);
+  }
+  const functions: TSESTree.FunctionLike[] = [
+    ...ctx.nodesOfType(T.FunctionDeclaration),
+    ...ctx.nodesOfType(T.FunctionExpression),
+    ...ctx.nodesOfType(T.ArrowFunctionExpression),
+  ];
+  for (const fn of functions) {
+    if (within && !contains(within, fn)) continue;
+    const s = recursionSite(hw, fn, guard);
+    if (s) sites.push(s);
+  }
+  return sites.sort((x, y) => x.node.range[0] - y.node.range[0]);
+}
+
+/** One construct's analysis must not cost the others theirs. */
+function guard<R>(f: () => R | undefined): R | undefined {
+  try {
+    return f();
+  } catch (error) {
+    if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
+    return undefined;
+  }
+}
+
+/** The `ok` of `res.ok`, the `status` of `err.status` (not a variable or key of that name). */
+function isStatusProperty(n: Node): boolean {
+  const m = n.parent;
+  return n.type === T.Identifier && m?.type === T.MemberExpression && m.property === n && !m.computed;
+}

@@ -1,0 +1,297 @@
+/**
+ * Retry loops: a `for`/`while`/`do` loop that repeats an operation after a failure, either in a
+ * try/catch whose catch goes on to the next iteration, or on a failed response (`if (res.ok)
+ * return res;`). A loop that feeds each iteration a different input is a walk, not a retry.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { constInitializer, contains, unwrap, type Loop, type Variable } from '../ast.js';
+import { UNKNOWN, type Value } from '../eval/values.js';
+import type { Node, RetrySite } from '../model.js';
+import { executionPosition, initialValue, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
+import { isCounter } from './bound.js';
+import {
+  calleeName, calleeOf, chainRoot, continues, exitOf, following, scanLoop, sequenceExits, walkExpression, writeExpression, type LoopScan,
+} from './control-flow.js';
+import { STATUSES, isFilterCondition, retriedAt } from './filter.js';
+import { buildSite, type Constraint, type Shape } from './site.js';
+import { isSleepCall, loopSleeps } from './sleeps.js';
+
+export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
+  const scan = scanLoop(loop);
+  const region = loopRegion(hw, loop, scan);
+  let shape: Shape | undefined;
+  for (const t of scan.tries) {
+    shape = tryShape(hw, loop, scan, t, region);
+    if (shape) break;
+  }
+  shape ??= responseShape(hw, loop, scan, region);
+  if (!shape) return undefined;
+  const label = loop.type === T.ForStatement ? 'for loop' : loop.type === T.WhileStatement ? 'while loop' : 'do...while loop';
+  return buildSite(hw, shape, { node: loop, reportNode: loop.test ?? loop, label });
+}
+
+/** The loop's state variables: declared in its init, or written in it and declared outside its body. */
+function loopRegion(hw: HandWritten, loop: Loop, scan: LoopScan): Region {
+  const vars = new Map<Variable, StateVariable>();
+  const candidates: Variable[] = [];
+  if (loop.type === T.ForStatement && loop.init?.type === T.VariableDeclaration) {
+    for (const d of loop.init.declarations) {
+      try {
+        candidates.push(...(hw.ctx.sourceCode.scopeManager?.getDeclaredVariables(d) ?? []));
+      } catch { /* no scope information: no counters */ }
+    }
+  }
+  for (const id of scan.writes) {
+    const v = hw.evaluator.variableOf(id);
+    if (v) candidates.push(v);
+  }
+  for (const v of new Set(candidates)) {
+    const def = v.defs[0];
+    if (!def || v.defs.length !== 1) continue;
+    const declaredInInit = loop.type === T.ForStatement && !!loop.init && contains(loop.init, def.name as Node);
+    // Per-iteration locals are not carried from one attempt to the next.
+    if (!declaredInInit && contains(loop.body, def.name as Node)) continue;
+    const writes = v.references.filter((r) => r.isWrite() && contains(loop, r.identifier as Node) && !(declaredInInit && r.init));
+    if (writes.length === 0) continue;
+    const write = writes.length === 1 ? writeExpression(writes[0]!.identifier as Node) : 'multi';
+    const outsideWrites = v.references.some((r) => r.isWrite() && !r.init && !contains(loop, r.identifier as Node));
+    const init = declaredInInit
+      ? { expr: (def.node as TSESTree.VariableDeclarator).init ?? undefined }
+      : outsideWrites ? { expr: undefined, value: UNKNOWN as Value } : initialValue(hw, v);
+    vars.set(v, { variable: v, init, write, step: write === 'multi' ? undefined : stepOf(hw, write, v), memo: new Map() });
+  }
+  return { kind: 'loop', root: loop, loop, vars, roots: new Set() };
+}
+
+/** A try/catch in the loop whose catch goes on to another attempt. */
+function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TryStatement, region: Region): Shape | undefined {
+  const handler = t.handler;
+  if (!handler) return undefined;
+  const inTry = (n: Node) => contains(t.block, n);
+  const inCatch = (n: Node) => contains(handler.body, n);
+  const operation = operationOf(hw, scan.awaits.filter(inTry), t.block);
+  if (!operation) return undefined;
+  // The failure path must go on to another attempt.
+  if (exitOf(handler.body, loop)) return undefined;
+  if (!succeedsOnce(hw, loop, scan, t, region, inTry, inCatch)) return undefined;
+  if (iteratesCollection(hw, region, scan, operation)) return undefined;
+  // A write that only happens once the operation succeeded (`done = true`, `result = await op()`)
+  // does not happen on the attempts that lead to a retry.
+  for (const [v, state] of region.vars) {
+    const w = state.write;
+    if (w && w !== 'multi' && inTry(w) && w.range[1] > operation.range[0]) {
+      region.vars.set(v, { ...state, write: undefined, step: undefined, memo: new Map() });
+    }
+  }
+  const roots = region.roots;
+  if (handler.param?.type === T.Identifier) {
+    const v = hw.evaluator.variableOf(handler.param);
+    if (v) roots.add(v);
+  }
+  for (const v of responseVariables(hw, scan.awaits.filter(inTry), loop)) roots.add(v);
+  const opPos = executionPosition(operation, region);
+  const constraints = loopTestConstraint(loop);
+  const throwGuards: Node[] = [];
+  for (const i of scan.ifs) {
+    const c = guardOf(i, loop, opPos, region);
+    if (!c) continue;
+    if (!inTry(i)) constraints.push(c);
+    else if (exitOf(i.consequent, loop) === 'throw' && !i.alternate) throwGuards.push(i.test);
+    else if (exitOf(i.consequent, loop) === 'leave' || exitOf(i.alternate, loop) === 'leave') constraints.push(c);
+  }
+  const sleeps = loopSleeps(hw, scan, inTry, operation);
+  return { region, operation, constraints, throwGuards, sleeps, opPos };
+}
+
+/**
+ * Whether success ends the loop: a return, break or success flag in the try block (and, when the
+ * try can also end normally, only on a failed response), or statements after the try that leave
+ * while the catch continues.
+ */
+function succeedsOnce(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TryStatement, region: Region, inTry: (n: Node) => boolean, inCatch: (n: Node) => boolean): boolean {
+  const flag = successFlag(hw, loop, scan, inTry);
+  const successInTry = scan.returns.some(inTry) || scan.breaks.some(inTry) || flag;
+  if (successInTry && !exitOf(t.block, loop) && !flag) {
+    // The attempt can end without an exception and without leaving: only a retry if that
+    // happens on a failed response (`if (res.ok) return res;`), otherwise it is polling.
+    const responses = new Set([...region.roots, ...responseVariables(hw, scan.awaits.filter(inTry), loop)]);
+    const r: Region = { ...region, roots: responses };
+    const leaves = scan.ifs.filter((i) => inTry(i) && (exitOf(i.consequent, loop) === 'leave' || exitOf(i.alternate, loop) === 'leave'))
+      .map((i) => guardOf(i, loop, -Infinity, r)).filter((c): c is Constraint => !!c);
+    if (leaves.length === 0 || retriedAt(hw, r, leaves, 200) !== false) return false;
+  }
+  if (successInTry) return true;
+  const rest = following(t, loop.body)[0] ?? [];
+  const direct = t.parent === loop.body || t.parent?.parent === loop;
+  return direct && !!sequenceExits(rest, loop) && scan.continues.some(inCatch);
+}
+
+/** `while (!done && ...)` with `done = true` in the try block. */
+function successFlag(hw: HandWritten, loop: Loop, scan: LoopScan, inTry: (n: Node) => boolean): boolean {
+  if (!loop.test) return false;
+  const inTest = new Set<Variable>();
+  walkExpression(loop.test, (n) => {
+    if (n.type !== T.Identifier) return;
+    const v = hw.evaluator.variableOf(n);
+    if (v) inTest.add(v);
+  });
+  return scan.writes.some((w) => {
+    const v = hw.evaluator.variableOf(w);
+    if (!v || !inTry(w) || !inTest.has(v)) return false;
+    // Set to a constant (`done = true`): an accumulator (`bytes += n`) is progress, not success.
+    const assign = w.parent;
+    if (assign?.type !== T.AssignmentExpression || assign.operator !== '=' || assign.left !== w) return false;
+    const set = hw.evaluator.evaluate(assign.right);
+    if (set === UNKNOWN || (typeof set === 'object' && set !== null)) return false;
+    // A flag, not state the loop steps through: nothing else in the loop writes it.
+    return v.references.filter((r) => r.isWrite() && contains(loop, r.identifier as Node)).length === 1;
+  });
+}
+
+/**
+ * A loop that feeds each iteration a different input is a walk, not a retry: a counter used
+ * as an index before the operation (`items[i]`, `servers[i]`), or an input variable the loop
+ * moves on (`dir = path.dirname(dir)`) read by the operation.
+ */
+function iteratesCollection(hw: HandWritten, region: Region, scan: LoopScan, operation: Node): boolean {
+  const counters = [...region.vars.values()].filter((s) => s.step !== undefined && s.step !== 0).map((s) => s.variable);
+  for (const m of counters.length ? scan.computed : []) {
+    if (m.range[0] > operation.range[1]) continue;
+    let hit = false;
+    walkExpression(m.property, (n) => {
+      if (n.type === T.Identifier && counters.includes(hw.evaluator.variableOf(n)!)) hit = true;
+    });
+    if (hit) return true;
+  }
+  let moves = false;
+  const visit = (expr: Node, depth: number) => walkExpression(expr, (n) => {
+    if (moves || n.type !== T.Identifier) return;
+    const v = hw.evaluator.variableOf(n);
+    if (!v) return;
+    const state = region.vars.get(v);
+    if (state) {
+      if (!isCounter(hw, state) && state.write !== undefined && !region.roots.has(v)) moves = true;
+      return;
+    }
+    const init = depth < 3 ? constInitializer(v) : undefined;
+    if (init && contains(region.root, init) && init.range[1] <= operation.range[0]) visit(init, depth + 1);
+  });
+  if (operation.type === T.CallExpression || operation.type === T.NewExpression) {
+    for (const a of operation.arguments) visit(a, 0);
+    visit(calleeOf(operation as TSESTree.CallExpression), 0);
+  }
+  return moves;
+}
+
+/** Variables holding the awaited result of a call: the responses whose status a guard reads. */
+function responseVariables(hw: HandWritten, awaits: readonly TSESTree.AwaitExpression[], scope: Node): Variable[] {
+  const out: Variable[] = [];
+  for (const w of awaits) {
+    if (isSleepCall(hw, w.argument)) continue;
+    const p = w.parent;
+    let id: Node | undefined;
+    if (p?.type === T.VariableDeclarator && p.init === w) id = p.id;
+    else if (p?.type === T.AssignmentExpression && p.right === w) id = p.left;
+    if (id?.type !== T.Identifier) continue;
+    const v = hw.evaluator.variableOf(id);
+    if (v && contains(scope, w)) out.push(v);
+  }
+  return out;
+}
+
+function loopTestConstraint(loop: Loop): Constraint[] {
+  if (!loop.test) return [];
+  return [{ test: loop.test, want: true, next: loop.type !== T.DoWhileStatement, loopTest: true }];
+}
+
+/** An `if` on the failure path that leaves the loop on one side: a bound or a filter. */
+export function guardOf(i: TSESTree.IfStatement, loop: Loop | undefined, opPos: number, region: Region): Constraint | undefined {
+  const next = executionPosition(i, region) < opPos;
+  const a = exitOf(i.consequent, loop);
+  const b = exitOf(i.alternate, loop);
+  if (a && !b) return { test: i.test, want: false, next };
+  if (b && !a) return { test: i.test, want: true, next };
+  if (!a && !b && loop && continues(i.consequent, loop) && !i.alternate) {
+    const rest = following(i, loop.body)[0] ?? [];
+    if (sequenceExits(rest, loop)) return { test: i.test, want: true, next };
+  }
+  return undefined;
+}
+
+const LOGGER = /^(?:console|logger|log)$/;
+const LOG_METHOD = /^(?:log|debug|info|warn|error|trace)$/;
+
+/** The call being repeated: the first awaited call that is not a sleep, else the first call statement. */
+export function operationOf(hw: HandWritten, awaits: readonly TSESTree.AwaitExpression[], block: TSESTree.BlockStatement, self?: Node): Node | undefined {
+  for (const w of awaits) {
+    const root = chainRoot(w.argument);
+    if ((root.type === T.CallExpression || root.type === T.NewExpression) && !isSleepCall(hw, root) && !isSleepCall(hw, w.argument) && root !== self) return root;
+  }
+  for (const s of block.body) {
+    let e: Node | null | undefined;
+    if (s.type === T.ExpressionStatement) e = s.expression;
+    else if (s.type === T.ReturnStatement) e = s.argument;
+    else if (s.type === T.VariableDeclaration) e = s.declarations[0]?.init;
+    if (!e) continue;
+    const root = chainRoot(e);
+    if (root.type !== T.CallExpression || isSleepCall(hw, root) || root === self) continue;
+    const name = calleeName(root);
+    const callee = unwrap(root.callee);
+    const object = callee.type === T.MemberExpression ? unwrap(callee.object) : undefined;
+    if (object?.type === T.Identifier && LOGGER.test(object.name)) continue;
+    if (name && LOG_METHOD.test(name)) continue;
+    return root;
+  }
+  return undefined;
+}
+
+/** A loop without try/catch that goes on while the response it gets is a failure. */
+function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, region: Region): Shape | undefined {
+  const candidates = new Map<Variable, Node>();
+  for (const m of scan.statusMembers) {
+    const obj = unwrap(m.object);
+    if (obj.type !== T.Identifier) continue;
+    const v = hw.evaluator.variableOf(obj);
+    if (!v || candidates.has(v)) continue;
+    const op = assignedCall(hw, v, loop);
+    if (op) candidates.set(v, op);
+  }
+  for (const [v, operation] of candidates) {
+    const roots = new Set<Variable>([v]);
+    const r: Region = { ...region, roots };
+    if (iteratesCollection(hw, r, scan, operation)) continue;
+    const opPos = executionPosition(operation, r);
+    const constraints = loopTestConstraint(loop);
+    for (const i of scan.ifs) {
+      const c = guardOf(i, loop, opPos, r);
+      if (c) constraints.push(c);
+    }
+    // A retry: the loop leaves on success (2xx) and goes on for some failure status.
+    const filters = constraints.filter((c) => isFilterCondition(hw, c.test, r));
+    if (filters.length === 0) continue;
+    if (retriedAt(hw, r, filters, 200) !== false) continue;
+    if (!STATUSES.some((s) => s >= 400 && retriedAt(hw, r, filters, s) !== false)) continue;
+    const sleeps = loopSleeps(hw, scan, () => false, operation, roots);
+    return { region: r, operation, constraints, throwGuards: [], sleeps, opPos };
+  }
+  return undefined;
+}
+
+/** `const res = await fetch(u)` / `res = await fetch(u)` inside the loop: the repeated call. */
+function assignedCall(hw: HandWritten, v: Variable, loop: Loop): Node | undefined {
+  for (const r of v.references) {
+    if (!r.isWrite() || !contains(loop, r.identifier as Node)) continue;
+    const id = r.identifier as Node;
+    const p = id.parent;
+    let value: Node | null | undefined;
+    if (p?.type === T.VariableDeclarator && p.id === id) value = p.init;
+    else if (p?.type === T.AssignmentExpression && p.left === id && p.operator === '=') value = p.right;
+    if (!value) continue;
+    const u = unwrap(value);
+    if (u.type !== T.AwaitExpression) continue;
+    const root = chainRoot(u.argument);
+    if (root.type === T.CallExpression && !isSleepCall(hw, root)) return root;
+  }
+  return undefined;
+}

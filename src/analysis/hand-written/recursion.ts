@@ -1,0 +1,377 @@
+/**
+ * Retries by recursion: a function that calls itself again after a failure (in a catch, a
+ * `.catch()`, an error-first callback, or on a failed response), passing its inputs on and only
+ * its counters changed (`retries - 1`, `delay * 2`). A function that also calls itself on
+ * success (a periodic job, a tree walk, pagination) is not a retry.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { contains, memberName, unwrap, walk, type Variable } from '../ast.js';
+import { STATUS_KEYS } from '../eval/evaluator.js';
+import { parameterVariable } from '../eval/functions.js';
+import { UNKNOWN, type Value } from '../eval/values.js';
+import type { Node, RetrySite } from '../model.js';
+import { nodeAt } from '../node-lookup.js';
+import { initialValue, linearStep, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
+import { isCounter } from './bound.js';
+import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
+import { STATUSES, isFilterCondition, reachable, retriedAt } from './filter.js';
+import { boundParameter } from './helper-call.js';
+import { guardOf, operationOf } from './loops.js';
+import { buildSite, type Constraint, type Shape } from './site.js';
+import { isGlobalTimeout, isSleepCall, plainSleep, sleepOf, type Sleep } from './sleeps.js';
+
+type Fn = TSESTree.FunctionLike;
+
+/** The references to a function from inside itself, and the name it goes by. */
+export interface SelfReferences {
+  readonly name: string;
+  readonly refs: readonly Node[];
+  readonly variable?: Variable | undefined;
+}
+
+/** The self-recursive retry of `fn`, reported once at its first self-call; undefined unless every self-call is one. */
+export function recursionSite(hw: HandWritten, fn: Fn, guard: <R>(f: () => R | undefined) => R | undefined): RetrySite | undefined {
+  const self = selfReferences(hw, fn);
+  if (!self) return undefined;
+  let first: RetrySite | undefined;
+  for (const ref of self.refs) {
+    const s = guard(() => selfCallSite(hw, fn, self.name, ref, self.variable));
+    if (!s) return undefined;
+    first ??= s;
+  }
+  return first;
+}
+
+/** The references to a function from inside itself: `f(...)`, `this.f(...)`, `setTimeout(f, ms)`. */
+function selfReferences(hw: HandWritten, fn: Fn): SelfReferences | undefined {
+  const body = fn.body;
+  if (!body) return undefined;
+  const p = fn.parent;
+  const sourceCode = hw.ctx.sourceCode;
+  // A function whose body never spells a name it goes by cannot call itself: most functions end
+  // here, on a substring search, before any scope lookup or walk over references.
+  const names = [fn.id?.name, p?.type === T.VariableDeclarator && p.id.type === T.Identifier ? p.id.name : undefined,
+    (p?.type === T.MethodDefinition || p?.type === T.PropertyDefinition) && p.key.type === T.Identifier ? p.key.name : undefined];
+  const text = sourceCode.text.slice(body.range[0], body.range[1]);
+  if (!names.some((n) => n !== undefined && text.includes(n))) return undefined;
+  let variable: Variable | undefined;
+  let name: string | undefined;
+  const scopes = sourceCode.scopeManager;
+  if ((fn.type === T.FunctionDeclaration || fn.type === T.FunctionExpression) && fn.id) {
+    name = fn.id.name;
+    try { variable = scopes?.getDeclaredVariables(fn).find((v) => v.name === name && v.defs.some((d) => d.type === 'FunctionName')); } catch { variable = undefined; }
+  }
+  if (!variable && p?.type === T.VariableDeclarator && p.init === fn && p.id.type === T.Identifier) {
+    name = p.id.name;
+    try { variable = scopes?.getDeclaredVariables(p)[0]; } catch { variable = undefined; }
+  }
+  if (variable) {
+    const refs = variable.references.filter((r) => !r.isWrite() && contains(body, r.identifier as Node)).map((r) => r.identifier as Node);
+    return refs.length ? { name: name!, refs, variable } : undefined;
+  }
+  if ((p?.type === T.MethodDefinition || p?.type === T.PropertyDefinition) && p.value === fn && !p.computed && p.key.type === T.Identifier) {
+    const method = p.key.name;
+    const refs = thisCallsIn(sourceCode, body, method).map((c) => c.callee as Node);
+    return refs.length ? { name: method, refs } : undefined;
+  }
+  return undefined;
+}
+
+/** The recursive call a reference makes, what it passes on, and the wait it is scheduled after. */
+function selfCall(hw: HandWritten, ref: Node): { call: TSESTree.CallExpression; args: readonly Node[]; sleeps: Sleep[] } | undefined {
+  const parent = ref.parent;
+  if (parent?.type !== T.CallExpression) return undefined;
+  if (parent.callee === ref) return { call: parent, args: parent.arguments as Node[], sleeps: [] };
+  if (parent.arguments[0] !== ref) return undefined;
+  if (isGlobalTimeout(hw, parent)) {
+    const ms = parent.arguments[1];
+    return { call: parent, args: parent.arguments.slice(2) as Node[], sleeps: [plainSleep(ms ?? parent, ms, parent)] };
+  }
+  if (methodName(parent) === 'then') {
+    const s = sleepOf(hw, (unwrap(parent.callee) as TSESTree.MemberExpression).object);
+    return { call: parent, args: [], sleeps: s ? [s] : [] };
+  }
+  return undefined;
+}
+
+/** How the failure reaches the self-call, read from the call up to the function. */
+interface FailurePath {
+  failure?: 'catch' | 'promise' | 'callback' | 'response' | undefined;
+  operation?: Node | undefined;
+  errVar?: Variable | undefined;
+  readonly constraints: Constraint[];
+  readonly roots: Set<Variable>;
+  readonly sleeps: Sleep[];
+}
+
+function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable: Variable | undefined): RetrySite | undefined {
+  const found = selfCall(hw, ref);
+  if (!found) return undefined;
+  const { call, args } = found;
+  if (args.some((a) => a.type === T.SpreadElement)) return undefined;
+  if (!passesInputsOn(hw, fn, args)) return undefined;
+  const path = failurePath(hw, fn, call, found.sleeps);
+  if (!path) return undefined;
+  if (!path.failure) responseFailure(hw, fn, path);
+  const { failure, operation, constraints } = path;
+  if (!failure || !operation) return undefined;
+  if (unwrap(operation) === call) return undefined;
+
+  const region = recursionRegion(hw, fn, args, variable, path.roots, path.errVar);
+  // `parsers[index]` with `index` moving on: failing over to the next input, not retrying.
+  if (readsCounterIndex(hw, operation, region)) return undefined;
+  // The retry must follow a failure: not on a 2xx response, not on a null error.
+  const filters = constraints.filter((c) => isFilterCondition(hw, c.test, region));
+  if (failure === 'response') {
+    if (retriedAt(hw, region, filters, 200) !== false) return undefined;
+    if (!STATUSES.some((s) => s >= 400 && retriedAt(hw, region, filters, s) !== false)) return undefined;
+  } else if (failure === 'callback') {
+    if (reachable(hw, region, constraints, false) !== false) return undefined;
+    if (reachable(hw, region, constraints, true) === false) return undefined;
+  }
+  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: path.sleeps, opPos: -Infinity };
+  const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
+  return buildSite(hw, shape, { node: fn, reportNode, label: `recursive ${name}()` });
+}
+
+const ERROR_PARAMETER = /^(?:err|error|e|ex|er|exc)$/i;
+
+/** Walks from the self-call up to the function: the conditions on the way, the failure it follows, the waits. */
+function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sleeps: Sleep[]): FailurePath | undefined {
+  const path: FailurePath = { constraints: [], roots: new Set(), sleeps };
+  const { constraints, roots } = path;
+  const paramVar = (p: Node | undefined, f: Fn) => (p?.type === T.Identifier ? parameterVariable(hw.ctx.sourceCode, f, p) : undefined);
+  let child: Node = call;
+  for (let p: Node | undefined = call.parent; p && p !== fn; child = p, p = p.parent) {
+    if (p.type === T.IfStatement || p.type === T.ConditionalExpression) {
+      if (child === p.consequent) constraints.push({ test: p.test, want: true, next: false });
+      else if (child === p.alternate) constraints.push({ test: p.test, want: false, next: false });
+    } else if (p.type === T.LogicalExpression && child === p.right && p.operator !== '??') {
+      constraints.push({ test: p.left, want: p.operator === '&&', next: false });
+    } else if (p.type === T.BlockStatement || p.type === T.SwitchCase) {
+      const body = (p.type === T.SwitchCase ? p.consequent : p.body) as TSESTree.Statement[];
+      for (const st of body.slice(0, Math.max(0, body.indexOf(child as TSESTree.Statement)))) {
+        if (st.type === T.IfStatement) {
+          const c = guardOf(st, undefined, Infinity, { kind: 'recursion', root: fn, vars: new Map(), roots });
+          if (c) constraints.push({ ...c, next: false });
+        } else if (st.type === T.ExpressionStatement) {
+          const e = unwrap(st.expression);
+          const s = e.type === T.AwaitExpression ? sleepOf(hw, e.argument) : undefined;
+          if (s) sleeps.push(s);
+        }
+      }
+    } else if (p.type === T.CatchClause && child === p.body) {
+      if (!path.failure) {
+        path.failure = 'catch';
+        const v = paramVar(p.param ?? undefined, fn) ?? (p.param?.type === T.Identifier ? hw.evaluator.variableOf(p.param) : undefined);
+        if (v) roots.add(v);
+        const tryBlock = (p.parent as TSESTree.TryStatement).block;
+        path.operation = operationOf(hw, collectAwaits(tryBlock), tryBlock, call);
+      }
+    } else if (p.type === T.ArrowFunctionExpression || p.type === T.FunctionExpression) {
+      const go = callbackStep(hw, p, path, paramVar);
+      if (go === 'stop') break;
+      if (go === 'fail') return undefined;
+    }
+  }
+  return path;
+}
+
+/** A callback between the self-call and the function: a promise handler, a timer, an error-first callback. */
+function callbackStep(hw: HandWritten, x: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression, path: FailurePath, paramVar: (p: Node | undefined, f: Fn) => Variable | undefined): 'go' | 'stop' | 'fail' {
+  const c = x.parent;
+  if (c?.type === T.NewExpression && unwrap(c.callee).type === T.Identifier && (unwrap(c.callee) as TSESTree.Identifier).name === 'Promise') return 'go';
+  if (c?.type !== T.CallExpression) return path.failure ? 'stop' : 'fail';
+  const m = methodName(c);
+  const callee = unwrap(c.callee);
+  const object = callee.type === T.MemberExpression ? callee.object : undefined;
+  const follows = (failure: FailurePath['failure'], root: Variable | undefined, operation: Node) => {
+    if (path.failure) return;
+    path.failure = failure;
+    if (root) path.roots.add(root);
+    path.operation = operation;
+  };
+  if (((m === 'catch' && c.arguments[0] === x) || (m === 'then' && c.arguments[1] === x)) && object) {
+    follows('promise', paramVar(x.params[0], x), chainRoot(object));
+  } else if (m === 'then' && c.arguments[0] === x && object) {
+    const s = sleepOf(hw, object);
+    if (s) path.sleeps.push(s);
+    else follows('response', paramVar(x.params[0], x), chainRoot(object));
+  } else if (isGlobalTimeout(hw, c) && c.arguments[0] === x) {
+    const ms = c.arguments[1];
+    path.sleeps.push(plainSleep(ms ?? c, ms, c));
+  } else if (c.arguments[c.arguments.length - 1] === x && x.params[0]?.type === T.Identifier && ERROR_PARAMETER.test(x.params[0].name)) {
+    if (!path.failure) {
+      path.errVar = paramVar(x.params[0], x);
+      follows('callback', path.errVar, c);
+    }
+  } else {
+    return path.failure ? 'stop' : 'fail';
+  }
+  return 'go';
+}
+
+/** `const res = await fetch(u); if (!res.ok && n > 0) return f(n - 1)`: a retry on a failed response. */
+function responseFailure(hw: HandWritten, fn: Fn, path: FailurePath): void {
+  for (const c of path.constraints) {
+    walkExpression(c.test, (n) => {
+      const key = memberName(n);
+      if (key === undefined || (key !== 'ok' && !STATUS_KEYS.has(key))) return;
+      const obj = unwrap((n as TSESTree.MemberExpression).object);
+      if (obj.type !== T.Identifier) return;
+      const v = hw.evaluator.variableOf(obj);
+      const d = v?.defs[0]?.node;
+      if (!v || d?.type !== T.VariableDeclarator || !d.init || !contains(fn, d)) return;
+      const init = unwrap(d.init);
+      if (init.type !== T.AwaitExpression) return;
+      const root = chainRoot(init.argument);
+      if (root.type !== T.CallExpression || isSleepCall(hw, root)) return;
+      path.roots.add(v);
+      path.operation ??= root;
+      path.failure = 'response';
+    });
+  }
+}
+
+/** Whether the operation indexes by a counter (`parsers[index]`). */
+function readsCounterIndex(hw: HandWritten, operation: Node, region: Region): boolean {
+  let hit = false;
+  walkExpression(operation, (n) => {
+    if (hit || n.type !== T.MemberExpression || !n.computed) return;
+    walkExpression(n.property, (x) => {
+      if (x.type !== T.Identifier) return;
+      const state = region.vars.get(hw.evaluator.variableOf(x)!);
+      if (state && isCounter(hw, state)) hit = true;
+    });
+  });
+  return hit;
+}
+
+/**
+ * A retry calls itself with the same inputs, changing only counters (`retries - 1`,
+ * `delay * 2`); `find(path.dirname(dir))` or `f(b, a)` recurse over something else.
+ */
+function passesInputsOn(hw: HandWritten, fn: Fn, args: readonly Node[]): boolean {
+  const params = fn.params.map((p) => {
+    const t = p.type === T.AssignmentPattern ? p.left : p;
+    return t.type === T.Identifier ? parameterVariable(hw.ctx.sourceCode, fn, t) : undefined;
+  });
+  return args.every((arg, i) => {
+    let ok = true;
+    walkExpression(arg, (n) => {
+      if (!ok) return;
+      if (n.type === T.CallExpression) {
+        const q = hw.evaluator.qualifiedName(calleeOf(n));
+        if (!q || !q.startsWith('Math.')) ok = false;
+      } else if (n.type === T.Identifier) {
+        const v = hw.evaluator.variableOf(n);
+        const at = v ? params.indexOf(v) : -1;
+        if (at >= 0 && at !== i) ok = false;
+      }
+    });
+    return ok;
+  });
+}
+
+/** The function's state: its parameters as passed on by the self-call, and counters kept outside it. */
+function recursionRegion(hw: HandWritten, fn: Fn, args: readonly Node[], variable: Variable | undefined, roots: Set<Variable>, errVar: Variable | undefined): Region {
+  const vars = new Map<Variable, StateVariable>();
+  const external = variable
+    ? variable.references
+      .filter((r) => !r.isWrite() && !contains(fn, r.identifier as Node) && r.identifier.parent?.type === T.CallExpression && (r.identifier.parent as TSESTree.CallExpression).callee === r.identifier)
+      .map((r) => r.identifier.parent as TSESTree.CallExpression)
+    : [];
+  fn.params.forEach((p, i) => {
+    const target = p.type === T.AssignmentPattern ? p.left : p;
+    if (target.type !== T.Identifier) return;
+    const v = parameterVariable(hw.ctx.sourceCode, fn, target);
+    if (!v) return;
+    const next: Node | undefined = args[i] ?? (p.type === T.AssignmentPattern ? p.right : undefined);
+    const inner = v.references.filter((r) => r.isWrite() && !r.init && contains(fn, r.identifier as Node));
+    const write = inner.length === 0 ? undefined : inner.length === 1 ? writeExpression(inner[0]!.identifier as Node) : 'multi';
+    const init = parameterStart(hw, p, i, external);
+    const step = write ? undefined : next ? linearStep(hw, next, v) : undefined;
+    vars.set(v, { variable: v, init, write, next, step, memo: new Map() });
+  });
+  // Counters kept outside the function: `let attempt = 0; const run = () => op().catch(() => { attempt++; ... run() })`.
+  const writes: TSESTree.Identifier[] = [];
+  if (fn.body) walk(fn.body, (n) => {
+    if (n.type === T.UpdateExpression && n.argument.type === T.Identifier) writes.push(n.argument);
+    else if (n.type === T.AssignmentExpression && n.left.type === T.Identifier) writes.push(n.left);
+  });
+  for (const id of writes) {
+    const v = hw.evaluator.variableOf(id);
+    if (!v || vars.has(v) || v.defs.length !== 1 || contains(fn, v.defs[0]!.name as Node)) continue;
+    const inner = v.references.filter((r) => r.isWrite() && !r.init && contains(fn, r.identifier as Node));
+    const outsideWrites = v.references.some((r) => r.isWrite() && !r.init && !contains(fn, r.identifier as Node));
+    const write = inner.length === 1 ? writeExpression(inner[0]!.identifier as Node) : 'multi';
+    vars.set(v, {
+      variable: v,
+      init: outsideWrites ? { expr: undefined, value: UNKNOWN } : initialValue(hw, v),
+      write,
+      step: write === 'multi' ? undefined : stepOf(hw, write, v),
+      memo: new Map(),
+    });
+  }
+  return { kind: 'recursion', root: fn, vars, roots, errVar };
+}
+
+/** A parameter's value on the first call: what every call from outside passes, else its default. */
+function parameterStart(hw: HandWritten, p: TSESTree.Parameter, i: number, external: readonly TSESTree.CallExpression[]): StateVariable['init'] {
+  const fallback = p.type === T.AssignmentPattern ? p.right : undefined;
+  const target = p.type === T.AssignmentPattern ? p.left : p;
+  if (hw.bound && p.parent === hw.bound.fn && target.type === T.Identifier) {
+    return { expr: undefined, value: boundParameter(hw, target, rootEnv(hw)) };
+  }
+  if (external.length === 0) return { expr: fallback };
+  let node: Node | undefined;
+  let value: Value | undefined;
+  for (const c of external) {
+    if (c.arguments.slice(0, i + 1).some((a) => a.type === T.SpreadElement)) return { expr: undefined, value: UNKNOWN };
+    const arg = c.arguments[i] as Node | undefined;
+    const v = arg ? hw.evaluator.evaluate(arg) : fallback ? hw.evaluator.evaluate(fallback) : undefined;
+    if (v === UNKNOWN || (value !== undefined && v !== value)) return { expr: undefined, value: UNKNOWN };
+    value = v;
+    node ??= arg ?? fallback;
+  }
+  return { expr: node, value };
+}
+
+/** `this.name(...)` calls inside `scope`, found from the name's occurrences in its text. */
+function thisCallsIn(sourceCode: Readonly<TSESLint.SourceCode>, scope: Node, name: string): TSESTree.CallExpression[] {
+  // Most methods never write `this.<own name>`: substring searches settle those before any node lookup.
+  // The search runs on the body's own text: on the whole file, a name the body lacks would be
+  // looked for up to the end of the file, once per method.
+  const text = sourceCode.text;
+  const [start, end] = scope.range;
+  const body = text.slice(start, end);
+  const out: TSESTree.CallExpression[] = [];
+  for (let i = body.indexOf(name); i >= 0; i = body.indexOf(name, i + name.length)) {
+    const at = start + i;
+    if (!afterThisDot(text, at)) continue;
+    const id = nodeAt(sourceCode, at);
+    if (id?.type !== T.Identifier || id.range[0] !== at || id.name !== name) continue;
+    const member = id.parent;
+    if (member?.type !== T.MemberExpression || member.property !== id || member.computed || unwrap(member.object).type !== T.ThisExpression) continue;
+    let callee: Node = member;
+    // `this.f!()`, `(this.f as Retry)()`: the call's callee unwraps to the member.
+    // A parent is such a wrapper exactly when `unwrap` (the shared definition) looks through it.
+    while (callee.parent && (callee.parent as { expression?: Node }).expression === callee && unwrap(callee.parent) !== callee.parent) callee = callee.parent;
+    const call = callee.parent;
+    if (call?.type === T.CallExpression && call.callee === callee) out.push(call);
+  }
+  return out;
+}
+
+/** Whether `this.`, `this?.` or `).` (as in `(this as Client).`) ends just before `at`, spaces allowed. */
+function afterThisDot(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  if (text[i] !== '.') return false;
+  i--;
+  if (text[i] === '?') i--;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  if (text[i] === ')') return true;
+  return text.startsWith('this', i - 3) && !/[\w$]/.test(text[i - 4] ?? '');
+}

@@ -1,0 +1,54 @@
+/**
+ * The shape of a hand-written retry (what is repeated, what must hold to get from a failure to
+ * the next attempt, the waits on the way) and how a shape is read into a retry site.
+ */
+import { truth, UNKNOWN, type Unknown } from '../eval/values.js';
+import { site } from '../libraries/shared.js';
+import type { Node, RetrySite } from '../model.js';
+import { attemptEnv, evaluateAt, type AttemptQuestion, type HandWritten, type Region } from './attempts.js';
+import { totalAttempts } from './bound.js';
+import { errorFilter } from './filter.js';
+import { waitSchedule } from './schedule.js';
+import type { Sleep } from './sleeps.js';
+
+/** Constraint on getting from a failure to the next attempt: `test` must evaluate to `want`. */
+export interface Constraint {
+  readonly test: Node;
+  readonly want: boolean;
+  /** Evaluated at the start of the next attempt (a loop test, a guard before the operation). */
+  readonly next: boolean;
+  readonly loopTest?: boolean;
+}
+
+export interface Shape {
+  readonly region: Region;
+  readonly operation: Node;
+  readonly constraints: Constraint[];
+  /** Conditions under which the attempt throws into a catch that retries everything. */
+  readonly throwGuards: Node[];
+  readonly sleeps: Sleep[];
+  /** Execution position of the operation (sleeps before it wait for the next attempt). */
+  readonly opPos: number;
+}
+
+/** Whether a constraint holds after attempt `attempt` failed (UNKNOWN when it cannot be read). */
+export function holds(hw: HandWritten, c: Constraint, region: Region, attempt: number, question: AttemptQuestion = {}): boolean | Unknown {
+  const v = truth(evaluateAt(hw, c.test, attemptEnv(hw, region, attempt + (c.next ? 1 : 0), question)));
+  return v === UNKNOWN ? UNKNOWN : v === c.want;
+}
+
+export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {
+  const attempts = totalAttempts(hw, shape);
+  const { delay, jitter } = waitSchedule(hw, shape, attempts.value);
+  return site({
+    library: 'hand-written',
+    label: where.label,
+    node: where.node,
+    reportNode: where.reportNode,
+    attempts,
+    delay,
+    jitter,
+    errorFilter: errorFilter(hw, shape),
+    operation: shape.operation,
+  });
+}
