@@ -4,6 +4,7 @@ import { awsSdkV2 } from './aws-sdk-v2.js';
 import { awsSdkV3 } from './aws-sdk-v3.js';
 import { bullmq } from './bullmq.js';
 import { anthropic, openai } from './openai.js';
+import { kafkajs } from './kafkajs.js';
 import { slackWebApi } from './slack-web-api.js';
 import { stripe } from './stripe.js';
 import { tanstackQuery, trpcQuery } from './tanstack-query.js';
@@ -21,6 +22,7 @@ export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [
   openai,
   anthropic,
   slackWebApi,
+  kafkajs,
   temporal,
   bullmq,
 ];
