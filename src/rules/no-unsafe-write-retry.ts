@@ -8,7 +8,7 @@ import type { Operation } from '../analysis/operations/index.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ allowIdempotentMethods?: boolean }];
-type MessageIds = 'unsafeWrite' | 'unsafeAutoKey' | 'unsafeClientWrites' | 'callOnce' | 'idempotentOnly';
+type MessageIds = 'configuredWrites' | 'unsafeWrite' | 'unsafeAutoKey' | 'unsafeClientWrites' | 'callOnce' | 'idempotentOnly';
 
 export default createRule<Options, MessageIds>({
   name: 'no-unsafe-write-retry',
@@ -40,6 +40,8 @@ export default createRule<Options, MessageIds>({
         '{{site}} repeats {{operation}}, whose SDK makes a new idempotency key on every call, so each retry is a new operation (R-RES-RE-1, R-RES-RE-X1). Pass a key created once per user action, or do not retry.',
       unsafeClientWrites:
         '{{site}} also re-sends writes such as {{operation}} ({{count}} in this file) that carry no idempotency key (R-RES-RE-1, R-RES-RE-X1). Retry idempotent requests only, or send a key created once per user action.',
+      configuredWrites:
+        '{{site}} is configured to re-send writes (POST, PATCH) that carry no idempotency key wherever this client is used (R-RES-RE-1, R-RES-RE-X1). Retry idempotent requests only, or send a key created once per user action.',
       callOnce: 'Call {{operation}} once, without the retry.',
       idempotentOnly: 'Retry idempotent requests only ({{edit}}).',
     },
@@ -56,11 +58,11 @@ export default createRule<Options, MessageIds>({
           for (const group of facts.groups) {
             if (group.engineKey) continue; // the engine hands one key to every attempt
             const unkeyed = group.operations.filter((op) => isWrite(op) && !op.key);
-            if (unkeyed.length === 0) continue;
             if (!group.scope) {
               reportClient(site, unkeyed);
               continue;
             }
+            if (unkeyed.length === 0) continue;
             for (const op of unkeyed) {
               if (reported.has(op.node)) continue;
               reported.add(op.node);
@@ -80,6 +82,20 @@ export default createRule<Options, MessageIds>({
     function reportClient(site: RetrySite, unkeyed: readonly Operation[]) {
       // Only a client that re-sends writes repeats them; got and ky do not by default.
       if (site.retriesWrites?.value !== true) return;
+      if (unkeyed.length === 0) {
+        // A configuration that names write methods or retries every request re-sends writes
+        // wherever the client is used (often in other files): reported at the configuration, once.
+        if (!site.retriesWrites.node) return;
+        const edits = site.fixes?.idempotentOnly?.();
+        const fix = optionEditsFix(site, edits, context.sourceCode);
+        context.report({
+          node: site.retriesWrites.node,
+          messageId: 'configuredWrites',
+          data: { site: site.label },
+          suggest: fix && edits ? [{ messageId: 'idempotentOnly', data: { edit: describeEdits(edits) }, fix }] : [],
+        });
+        return;
+      }
       const edits = site.fixes?.idempotentOnly?.();
       const fix = optionEditsFix(site, edits, context.sourceCode);
       context.report({

@@ -40,6 +40,9 @@ export async function create(o: unknown) {
 
 run('no-unsafe-write-retry', writes, {
   valid: [
+    // got's methods without a write method.
+    `import got from 'got';
+     export const c = got.extend({ retry: { limit: 2, methods: ['GET', 'PUT'] } });`,
     // A GET through the same typed client is a read.
     angularPost.replace("this.http.post('/orders', o)", "this.http.get('/orders')"),
     // An interceptor that looks at the method (and so can leave writes alone) is not judged as sending writes.
@@ -66,6 +69,19 @@ export const send = (client: any, body: string) => pRetry(() => client.fetch('/o
         suggestions: [{ messageId: 'callOnce', data: { operation: 'client.fetch() (POST)' }, output: `import pRetry from 'p-retry';
 export const send = (client: any, body: string) => client.fetch('/orders', { method: 'POST', body });` }],
       }],
+    },
+    {
+      // A configuration that names a write method re-sends writes wherever the client is used.
+      code: `import got from 'got';
+export const c = got.extend({ retry: { limit: 2, methods: ['GET', 'POST'] } });`,
+      errors: [{ messageId: 'configuredWrites', line: 2, column: 67 }],
+    },
+    {
+      // A fetch-retry fetch called with a POST: the call through the client is the request.
+      code: `import fetchBuilder from 'fetch-retry';
+const f = fetchBuilder(fetch, { retries: 2, retryDelay: (n: number) => 2 ** n * 500 * Math.random() });
+export const p = () => f('/orders', { method: 'POST' });`,
+      errors: [{ messageId: 'unsafeClientWrites', line: 2 }],
     },
     {
       // rxjs over a promise factory.

@@ -11,6 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { unwrap } from '../ast.js';
 import type { Node } from '../model.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
@@ -28,6 +29,8 @@ export interface Classifier {
   classify(call: AnyCall, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined;
   /** Every operation inside the retried code, in source order. */
   operationsIn(scope: Node, attemptVars: Set<Variable>): Operation[];
+  /** A call through a retrying client: what the call sends, the client's own calls included (`f(url, init)`). */
+  throughClient(call: TSESTree.CallExpression, callable: boolean): Operation | undefined;
 }
 
 export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyReader): Classifier {
@@ -115,5 +118,12 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     return out;
   }
 
-  return { classify, operationsIn };
+  function throughClient(call: TSESTree.CallExpression, callable: boolean): Operation | undefined {
+    const op = classify(call, new Set(), undefined, 0);
+    if (op || !callable || unwrap(call.callee).type !== T.Identifier) return op;
+    const { method } = http.callThroughClient(call);
+    return { node: call, label: callLabel(call, ctx), kind: kindOfMethod(method), evidence: 'http', method, key: keys.keyOf(call, new Set(), undefined) };
+  }
+
+  return { classify, operationsIn, throughClient };
 }

@@ -28,6 +28,8 @@ export interface HttpReader {
   requestOf(call: TSESTree.CallExpression): HttpRequest | undefined;
   /** The HTTP calls inside a scope, with whether each rejects on 4xx. */
   callsIn(scope: Node): HttpCall[];
+  /** The request a direct call of a callable client sends. */
+  callThroughClient(call: TSESTree.CallExpression): HttpRequest;
 }
 
 /** A call through an HTTP client: the descriptor that knows the client, and the method it sends when the call names it. */
@@ -202,7 +204,17 @@ export function createHttpReader(file: FileFacts): HttpReader {
     return false;
   }
 
-  return { requestOf, callsIn };
+  /**
+   * A call of a client that is itself a function (`const f = fetchBuilder(fetch)`, `got.extend()`):
+   * `f(url, { method: 'POST' })` sends that method, GET when none is written.
+   */
+  function callThroughClient(call: TSESTree.CallExpression): HttpRequest {
+    const first = call.arguments[0];
+    const config = first && (unwrap(first).type === T.ObjectExpression || ctx.evaluator.resolve(first).type === T.ObjectExpression) ? first : call.arguments[1];
+    return { client: 'client', method: methodOption(config, 'GET') };
+  }
+
+  return { requestOf, callsIn, callThroughClient };
 }
 
 /** An option written on the call that stops the client from rejecting on 4xx (`validateStatus`, `throwHttpErrors`). */

@@ -60,7 +60,8 @@ export function createOperationAnalysis(
       }
       fn = groups[0]?.scope as TSESTree.FunctionLike | undefined;
     } else if (site.clientLevel) {
-      const operations = layers.callsThroughClient(site).map((c) => classifier.classify(c, new Set(), undefined, 0)).filter((op): op is Operation => !!op);
+      const callable = file.descriptorOf(site.library)?.callableClient === true;
+      const operations = layers.callsThroughClient(site).map((c) => classifier.throughClient(c, callable)).filter((op): op is Operation => !!op);
       groups.push({ scope: undefined, operations });
     } else {
       const scope = scopeOf(site);
