@@ -5,7 +5,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, propertyKey, unwrap, type Scope } from './ast.js';
+import { constInitializer, findVariable, patternKey, propertyKey, unwrap, type Scope } from './ast.js';
 
 type Variable = TSESLint.Scope.Variable;
 
@@ -154,7 +154,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
   function bindPattern(pattern: TSESTree.ObjectPattern, module: string, base: string, node: TSESTree.Node) {
     for (const p of pattern.properties) {
       if (p.type !== T.Property || p.computed) continue;
-      const key = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+      const key = patternKey(p);
       if (!key) continue;
       const target = p.value.type === T.AssignmentPattern ? p.value.left : p.value;
       if (target.type === T.Identifier) bind(declared(target), module, joinPath(base, key), node);

@@ -17,7 +17,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import type { AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
-import { contains, labelOf, unwrap, walk } from '../ast.js';
+import { contains, labelOf, patternKey, unwrap, walk } from '../ast.js';
 import { UNKNOWN, type DataObject, type DataValue, type Maybe } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -128,8 +128,7 @@ export function pathInParams(fn: Fn, name: Node): ParamPath | undefined {
     const p: Node | undefined = n.parent;
     if (!p) return undefined;
     if (p.type === T.Property && p.value === n && p.parent?.type === T.ObjectPattern) {
-      if (p.computed) return undefined;
-      const key = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+      const key = patternKey(p);
       if (key === undefined) return undefined;
       keys.push(key);
     } else if (p.type === T.ArrayPattern) {

@@ -14,7 +14,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { SourceCode } from 'eslint';
 import type { AnalysisContext } from '../library.js';
-import { constInitializer, findVariable, unwrap } from '../ast.js';
+import { constInitializer, findVariable, staticPropertyName, unwrap } from '../ast.js';
 import type { WrapperHelper } from './inferred.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -475,7 +475,7 @@ function exportsOf(file: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, 
       if (target === 'default' && value.type === T.ObjectExpression) {
         for (const p of value.properties) {
           if (p.type !== T.Property || p.computed) continue;
-          const key = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+          const key = staticPropertyName(p);
           if (key !== undefined) add(key, p.value as TSESTree.Node);
         }
       } else add(target, value);
