@@ -1,6 +1,10 @@
 /** Turns a descriptor's OptionEdits into editor fixes on the site's options object. */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { UNWRITABLE, planSchedule, type LibraryFixes, type PlanGoal } from './fix-plan.js';
+import { handWrittenFixes } from './fix-hand-written.js';
+import type { AnalysisContext } from './library.js';
+import { LIBRARIES } from './libraries/index.js';
 import type { OptionEdit, RetrySite } from './model.js';
 import { lookupProperty, unwrap } from './ast.js';
 
@@ -31,14 +35,34 @@ export function optionEditsFix(
     }
     if (!object) {
       if (!call || argumentIndex === undefined || call.arguments.length !== argumentIndex) return undefined;
-      plans.push(appendArgument(call, nested(edit.path, edit.text), sourceCode));
-      continue;
+      continue; // gathered into one new options argument below
     }
     const plan = planInObject(object, edit.path, edit.text, scopeOf, sourceCode);
     if (!plan) return undefined;
     plans.push(plan);
   }
+  const fresh = object ? [] : edits.filter((e) => e.path.length > 0);
+  if (fresh.length && call) plans.push(appendArgument(call, objectText(fresh), sourceCode));
   return (fixer) => plans.map((p) => p(fixer));
+}
+
+/** `{ retries: 2, retry: { limit: 2 } }` from option edits on paths. */
+function objectText(edits: readonly OptionEdit[]): string {
+  type Tree = Map<string, Tree | string>;
+  const root: Tree = new Map();
+  for (const e of edits) {
+    let at = root;
+    e.path.forEach((key, i) => {
+      if (i === e.path.length - 1) at.set(key, e.text);
+      else {
+        const next = at.get(key);
+        if (next instanceof Map) at = next;
+        else { const t: Tree = new Map(); at.set(key, t); at = t; }
+      }
+    });
+  }
+  const print = (t: Tree): string => `{ ${[...t].map(([k, v]) => `${propertyName(k)}: ${typeof v === 'string' ? v : print(v)}`).join(', ')} }`;
+  return print(root);
 }
 
 function planInObject(
@@ -96,5 +120,83 @@ function appendArgument(
 
 /** `retries: 2, factor: 2`: how a suggestion describes its edits in the editor's menu. */
 export function describeEdits(edits: readonly OptionEdit[]): string {
-  return edits.map((e) => `${e.path.length ? e.path[e.path.length - 1] : 'argument'}: ${e.text}`).join(', ');
+  return edits.map((e) => e.label ?? `${e.path.length ? e.path[e.path.length - 1] : 'argument'}: ${e.text}`).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-library vocabularies (the `fixes` facet of each descriptor) turned into suggestions.
+
+/** The fix vocabulary of a site's library: its descriptor's facet, or the hand-written loops' own. */
+export function libraryFixesOf(site: RetrySite): LibraryFixes | undefined {
+  if (site.library === HAND_WRITTEN) return handWrittenFixes;
+  return fixesById.get(site.library);
+}
+
+const HAND_WRITTEN = 'hand-written';
+const fixesById = new Map<string, LibraryFixes>();
+for (const d of LIBRARIES) if (d.fixes && !fixesById.has(d.id)) fixesById.set(d.id, d.fixes);
+
+export interface Suggestion {
+  readonly edits: readonly OptionEdit[];
+  readonly fix: (fixer: Fixer) => Fix[];
+  /** The planned waits (`500 ms, 1 s`), when the suggestion writes a schedule. */
+  readonly waits?: readonly number[] | undefined;
+}
+
+/**
+ * One edit that leaves the site's schedule compliant with every schedule rule (attempts, growth,
+ * jitter, worst case), in the library's vocabulary; undefined when none can be written safely.
+ * Libraries without a schedule vocabulary fall back to the single-setting edit of `fallback`.
+ */
+export function scheduleSuggestion(
+  site: RetrySite,
+  goal: PlanGoal,
+  model: { readonly context: AnalysisContext },
+  fallback?: readonly OptionEdit[] | undefined,
+): Suggestion | undefined {
+  const vocabulary = libraryFixesOf(site)?.schedule;
+  if (vocabulary) {
+    const planned = planSchedule(site, vocabulary, goal, model.context);
+    if (planned === undefined) return undefined;
+    if (planned !== UNWRITABLE) {
+      const fix = site.library === HAND_WRITTEN ? textEditsFix(planned.edits) : optionEditsFix(site, planned.edits, model.context.sourceCode);
+      if (fix) return { edits: planned.edits, fix, waits: planned.waits };
+    }
+    // A compliant plan the vocabulary cannot place (a bare count, `async.retry(3, task)`): the
+    // descriptor's own single-setting edit, where it has one.
+  }
+  // Without a vocabulary the result cannot be planned: only an edit that cannot make the waits grow
+  // (fewer attempts, jitter on waits that already grow, growth that brings its own jitter, a
+  // durable engine exempt from the time budget) is offered.
+  if (goal.need === 'backoff' && site.kind !== 'durable' && !fallback?.some((e) => /Math\.random\(\)/.test(e.text))) return undefined;
+  const fix = optionEditsFix(site, fallback, model.context.sourceCode);
+  return fix && fallback ? { edits: fallback, fix } : undefined;
+}
+
+/** An error filter that stops on 4xx, in the library's vocabulary. */
+export function clientErrorSuggestion(site: RetrySite, model: { readonly context: AnalysisContext }): Suggestion | undefined {
+  const edits = libraryFixesOf(site)?.clientErrors?.(site, model.context);
+  return editsSuggestion(site, edits, model.context);
+}
+
+/** The site's own retries turned off (attempts 1), for an inner layer. */
+export function disableSuggestion(site: RetrySite, model: { readonly context: AnalysisContext }): Suggestion | undefined {
+  const vocabulary = libraryFixesOf(site);
+  const edits = vocabulary?.disable ? vocabulary.disable(site, model.context) : site.fixes?.attempts?.(1);
+  return editsSuggestion(site, edits, model.context);
+}
+
+function editsSuggestion(site: RetrySite, edits: readonly OptionEdit[] | undefined, ctx: AnalysisContext): Suggestion | undefined {
+  if (!edits || edits.length === 0) return undefined;
+  const fix = site.library === HAND_WRITTEN ? textEditsFix(edits) : optionEditsFix(site, edits, ctx.sourceCode);
+  return fix ? { edits, fix } : undefined;
+}
+
+/**
+ * Edits on source ranges rather than option paths (hand-written loops have no options object):
+ * `path` is empty and `range` says what to replace.
+ */
+function textEditsFix(edits: readonly OptionEdit[]): ((fixer: Fixer) => Fix[]) | undefined {
+  if (edits.some((e) => !e.range)) return undefined;
+  return (fixer) => edits.map((e) => fixer.replaceTextRange(e.range!, e.text));
 }

@@ -1,6 +1,7 @@
 /** The contract between the model and the per-library catalogue. */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { LibraryFixes } from './fix-plan.js';
 import type { ImportTable, ModuleRef } from './imports.js';
 import type { Node, RetrySite, SiteKind } from './model.js';
 import { OptionsView } from './options.js';
@@ -60,6 +61,9 @@ export interface LibraryDescriptor {
   readonly breaker?: BreakerFacet;
   /** The library, or some of its exports, are legacy retry helpers under R-RES-RE-X4 (read by `legacy.ts`). */
   readonly legacy?: LegacyFacet;
+
+  /** How suggestions write this library's settings (read by `fixes.ts`): one place per library. */
+  readonly fixes?: LibraryFixes;
 
   // ---- Site selection (read by `selection.ts`).
 

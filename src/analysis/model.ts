@@ -55,6 +55,10 @@ export interface OptionEdit {
   readonly path: readonly string[];
   /** Source text of the new value. */
   readonly text: string;
+  /** For edits outside an options object (hand-written loops): the source range `text` replaces. */
+  readonly range?: readonly [number, number] | undefined;
+  /** How the suggestion's menu entry names this edit, when `path: text` would not say it. */
+  readonly label?: string | undefined;
 }
 
 /** How to write a setting in the library's own terms; used by suggestions. */

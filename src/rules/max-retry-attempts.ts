@@ -1,5 +1,5 @@
 import { getRetryModel } from '../analysis/index.js';
-import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
+import { describeEdits, optionEditsFix, scheduleSuggestion } from '../analysis/fixes.js';
 import type { RetrySite } from '../analysis/model.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { DURABLE_MAX_ATTEMPTS, MAX_ATTEMPTS } from '../shared/guide-limits.js';
@@ -23,7 +23,7 @@ export default createRule<Options, MessageIds>({
         '{{label}} makes up to {{attempts}} calls in total, above the bound of {{max}} (R-RES-RE-3). Use 3 attempts; work that needs more belongs in a durable task queue.',
       unbounded:
         '{{label}} retries without bound (R-RES-RE-3). Bound it to 3 attempts; work that must eventually succeed belongs in a durable task queue.',
-      setThreeAttempts: 'Limit to 3 attempts in total ({{edit}}).',
+      setThreeAttempts: 'Bound the attempts, keeping the schedule within the guide ({{edit}}).',
       durableTooMany:
         '{{label}} retries this durable work up to {{attempts}} times, above the bound of {{max}} (R-RES-RE-5). After {{max}} attempts mark it failed and alert a human.',
       durableUnbounded:
@@ -69,21 +69,21 @@ export default createRule<Options, MessageIds>({
     return {
       'Program:exit'() {
         // A helper's own bound is reported once, in the helper, not at every call to it.
-        for (const site of getRetryModel(context).sitesFor('attempts')) {
+        const model = getRetryModel(context);
+        for (const site of model.sitesFor('attempts')) {
           if (site.kind === 'durable') {
             reportDurable(site);
             continue;
           }
           const attempts = site.attempts.value;
           if (!isKnown(attempts) || attempts <= max) continue;
-          const edits = site.fixes?.attempts?.(3);
-          const fix = optionEditsFix(site, edits, context.sourceCode);
+          const suggestion = scheduleSuggestion(site, { need: 'attempts', maxAttempts: max }, model, site.fixes?.attempts?.(3));
           context.report({
             node: site.attempts.node ?? site.reportNode,
             messageId: attempts === Infinity ? 'unbounded' : 'tooManyAttempts',
             data: { label: site.label, attempts, max },
-            suggest: fix && edits
-              ? [{ messageId: 'setThreeAttempts', data: { edit: describeEdits(edits) }, fix }]
+            suggest: suggestion
+              ? [{ messageId: 'setThreeAttempts', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }]
               : [],
           });
         }

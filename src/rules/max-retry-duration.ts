@@ -1,11 +1,13 @@
 import { getRetryModel } from '../analysis/index.js';
+import { formatWaits, scheduleWaits } from '../analysis/fix-plan.js';
+import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { worstCaseDurationMs } from '../analysis/schedule.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ maxMs?: number; queueMs?: number }];
-type MessageIds = 'tooLong' | 'needsQueue';
+type MessageIds = 'tooLong' | 'needsQueue' | 'fitBudget';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-duration',
@@ -16,6 +18,7 @@ export default createRule<Options, MessageIds>({
       recommended: 'recommended',
       guideRules: ['R-RES-RE-4', 'R-RES-RE-5'],
     },
+    hasSuggestions: true,
     schema: [
       {
         type: 'object',
@@ -36,28 +39,50 @@ export default createRule<Options, MessageIds>({
     ],
     messages: {
       tooLong:
-        '{{label}} can spend up to {{duration}} retrying in memory, above {{max}} (R-RES-RE-4). Use fewer attempts or shorter waits; a failure that lasts longer belongs in a durable task queue.',
+        '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, above {{max}} (R-RES-RE-4). Use fewer attempts or shorter waits; a failure that lasts longer belongs in a durable task queue{{noFix}}.',
       needsQueue:
-        '{{label}} can spend up to {{duration}} retrying in memory, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5).',
+        '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5){{noFix}}.',
+      fitBudget: 'Fit the retry within {{max}} ({{edit}}; waits {{waits}}).',
     },
   },
   defaultOptions: [{ maxMs: IN_MEMORY_MS, queueMs: QUEUE_MS }],
   create(context, [{ maxMs = IN_MEMORY_MS, queueMs = QUEUE_MS }]) {
     return {
       'Program:exit'() {
-        for (const site of getRetryModel(context).sitesFor('duration')) {
+        const model = getRetryModel(context);
+        for (const site of model.sitesFor('duration')) {
           const worst = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
           if (!isKnown(worst) || worst <= maxMs) continue;
+          const waits = scheduleWaits(site.attempts.value, site.delay);
+          const suggestion = scheduleSuggestion(site, { need: 'duration', maxMs }, model);
           context.report({
             node: site.reportNode,
             messageId: worst > queueMs ? 'needsQueue' : 'tooLong',
-            data: { label: site.label, duration: formatDuration(worst), max: formatDuration(maxMs) },
+            data: {
+              label: site.label,
+              duration: formatDuration(worst),
+              max: formatDuration(maxMs),
+              schedule: waits.length ? ` (waits ${formatWaits(waits, formatDuration)}${timeoutText(site.attemptTimeoutMs.value, waits.length + 1)})` : '',
+              // Where no edit keeps the code's meaning, the message says so rather than guess.
+              noFix: suggestion ? '' : '; no edit of these options alone fits the budget safely',
+            },
+            suggest: suggestion
+              ? [{
+                  messageId: 'fitBudget',
+                  data: { max: formatDuration(maxMs), edit: describeEdits(suggestion.edits), waits: suggestion.waits?.length ? formatWaits(suggestion.waits, formatDuration) : 'unchanged' },
+                  fix: suggestion.fix,
+                }]
+              : [],
           });
         }
       },
     };
   },
 });
+
+function timeoutText(timeout: unknown, attempts: number): string {
+  return typeof timeout === 'number' && timeout > 0 ? `, plus ${attempts} x ${formatDuration(timeout)} attempt timeouts` : '';
+}
 
 export function formatDuration(ms: number): string {
   if (ms === Infinity) return 'forever';

@@ -1,5 +1,5 @@
 import { getRetryModel } from '../analysis/index.js';
-import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
+import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -33,19 +33,19 @@ export default createRule<Options, MessageIds>({
   create(context) {
     return {
       'Program:exit'() {
-        for (const site of getRetryModel(context).sitesFor('backoff')) {
+        const model = getRetryModel(context);
+        for (const site of model.sitesFor('backoff')) {
           const growth = site.delay.growth;
           if (!isKnown(growth) || !(growth in MESSAGE_BY_GROWTH)) continue;
           // Two attempts have one wait between them: there is no schedule to grow, only the
           // question whether there is a wait at all.
           if (site.attempts.value === 2 && growth !== 'none') continue;
-          const edits = site.fixes?.exponential?.();
-          const fix = optionEditsFix(site, edits, context.sourceCode);
+          const suggestion = scheduleSuggestion(site, { need: 'backoff' }, model, site.fixes?.exponential?.());
           context.report({
             node: site.delay.node ?? site.reportNode,
             messageId: MESSAGE_BY_GROWTH[growth as keyof typeof MESSAGE_BY_GROWTH],
             data: { label: site.label },
-            suggest: fix && edits ? [{ messageId: 'useExponential', data: { edit: describeEdits(edits) }, fix }] : [],
+            suggest: suggestion ? [{ messageId: 'useExponential', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],
           });
         }
       },

@@ -1,5 +1,5 @@
 import { getRetryModel } from '../analysis/index.js';
-import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
+import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
@@ -26,19 +26,19 @@ export default createRule<Options, MessageIds>({
   create(context) {
     return {
       'Program:exit'() {
-        for (const site of getRetryModel(context).sitesFor('jitter')) {
+        const model = getRetryModel(context);
+        for (const site of model.sitesFor('jitter')) {
           // Any schedule with no randomness, whatever its shape: immediate, constant, linear or
           // growing retries all land together (a constant wait breaks this rule and
           // require-exponential-backoff both, and both are reported so one pass fixes the site).
           if (typeof site.delay.growth !== 'string') continue;
           if (site.jitter.value !== false) continue;
-          const edits = site.fixes?.jitter?.();
-          const fix = optionEditsFix(site, edits, context.sourceCode);
+          const suggestion = scheduleSuggestion(site, { need: 'jitter' }, model, site.fixes?.jitter?.());
           context.report({
             node: site.jitter.node ?? site.delay.node ?? site.reportNode,
             messageId: 'noJitter',
             data: { label: site.label },
-            suggest: fix && edits ? [{ messageId: 'addJitter', data: { edit: describeEdits(edits) }, fix }] : [],
+            suggest: suggestion ? [{ messageId: 'addJitter', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],
           });
         }
       },

@@ -60,7 +60,7 @@ run('max-retry-attempts', rule, {
     },
     {
       code: `const retry = require('async-retry');\nretry(async () => run(), { forever: true });`,
-      errors: [{ messageId: 'unbounded', line: 2, column: 28, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'forever: false, retries: 2' }, output: `const retry = require('async-retry');\nretry(async () => run(), { forever: false, retries: 2 });` }] }],
+      errors: [{ messageId: 'unbounded', line: 2, column: 28, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'forever: false, retries: 2, minTimeout: 500' }, output: `const retry = require('async-retry');\nretry(async () => run(), { forever: false, retries: 2, minTimeout: 500 });` }] }],
     },
   ],
 });

@@ -15,17 +15,34 @@ run('max-retry-duration', rule, {
     {
       // 1 + 2 + 4 = 7 s
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 3 });`,
-      errors: [{ messageId: 'tooLong', line: 2, column: 7, endColumn: 13, data: { label: 'pRetry()', duration: '7 s', max: '5 s' } }],
+      errors: [{
+        messageId: 'tooLong', line: 2, column: 7, endColumn: 13,
+        data: { label: 'pRetry()', duration: '7 s', max: '5 s', schedule: ' (waits 1 s, 2 s, 4 s)', noFix: '' },
+        // The whole schedule is planned: a shorter first wait alone fits, so the count stays.
+        suggestions: [{ messageId: 'fitBudget', data: { max: '5 s', edit: 'minTimeout: 500', waits: '500 ms, 1 s, 2 s' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 3, minTimeout: 500 });` }],
+      }],
     },
     {
       // p-retry defaults: 10 retries of 1, 2, 4 ... 512 s = 1023 s.
       code: `import pRetry from 'p-retry';\nawait pRetry(run);`,
-      errors: [{ messageId: 'needsQueue', line: 2, column: 7, data: { label: 'pRetry()', duration: '17.1 min' } }],
+      errors: [{
+        messageId: 'needsQueue', line: 2, column: 7,
+        data: { label: 'pRetry()', duration: '17.1 min', schedule: ' (waits 1 s, 2 s, 4 s, 8 s, ..., 8.5 min)', noFix: '' },
+        suggestions: [{ messageId: 'fitBudget', data: { max: '5 s', edit: 'retries: 2', waits: '1 s, 2 s' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2 });` }],
+      }],
     },
     {
       code: `const retry = require('retry');\nconst op = retry.operation({ retries: 4, minTimeout: 2000, maxTimeout: 10000 });`,
       // 2 + 4 + 8 + 10 (capped) = 24 s
-      errors: [{ messageId: 'tooLong', line: 2, column: 12, data: { label: 'retry.operation()', duration: '24 s', max: '5 s' } }],
+      errors: [{
+        messageId: 'tooLong', line: 2, column: 12,
+        data: { label: 'retry.operation()', duration: '24 s', max: '5 s', schedule: ' (waits 2 s, 4 s, 8 s, 10 s)', noFix: '' },
+        suggestions: [{
+          messageId: 'fitBudget',
+          data: { max: '5 s', edit: 'retries: 2, minTimeout: 500, maxTimeout: 2000', waits: '500 ms, 1 s' },
+          output: `const retry = require('retry');\nconst op = retry.operation({ retries: 2, minTimeout: 500, maxTimeout: 2000 });`,
+        }],
+      }],
     },
   ],
 });

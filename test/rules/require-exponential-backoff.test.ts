@@ -16,32 +16,33 @@ run('require-exponential-backoff', rule, {
   ],
   invalid: [
     {
-      // Two attempts with no wait at all are still an immediate retry.
+      // Two attempts with no wait at all are still an immediate retry. The suggestion writes the
+      // whole compliant schedule: a first wait that grows, and jitter once the waits grow.
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 1, minTimeout: 0 });`,
       errors: [{
         messageId: 'noDelay',
-        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 1, minTimeout: 500, factor: 2 });` }],
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 1, minTimeout: 500, factor: 2, randomize: true });` }],
       }],
     },
     {
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 1 });`,
       errors: [{
         messageId: 'constantDelay', line: 2, column: 33, endColumn: 42,
-        suggestions: [{ messageId: 'useExponential', data: { edit: 'factor: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 2 });` }],
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 2, minTimeout: 500, randomize: true });` }],
       }],
     },
     {
       code: `const FACTOR = 1;\nconst retry = require('async-retry');\nretry(async () => run(), { retries: 2, factor: FACTOR });`,
       errors: [{
         messageId: 'constantDelay', line: 3, column: 40,
-        suggestions: [{ messageId: 'useExponential', data: { edit: 'factor: 2' }, output: `const FACTOR = 1;\nconst retry = require('async-retry');\nretry(async () => run(), { retries: 2, factor: 2 });` }],
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2' }, output: `const FACTOR = 1;\nconst retry = require('async-retry');\nretry(async () => run(), { retries: 2, factor: 2, minTimeout: 500 });` }],
       }],
     },
     {
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 0, factor: 2 });`,
       errors: [{
         messageId: 'noDelay', line: 2, column: 33, endColumn: 46,
-        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500, factor: 2 });` }],
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500, factor: 2, randomize: true });` }],
       }],
     },
   ],

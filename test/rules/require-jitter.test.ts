@@ -26,21 +26,22 @@ run('require-jitter', rule, {
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2 });`,
       errors: [{
         messageId: 'noJitter', line: 2, column: 19, endColumn: 33,
-        suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, randomize: true });` }],
+        suggestions: [{ messageId: 'addJitter', data: { edit: 'minTimeout: 500, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500, randomize: true });` }],
       }],
     },
     {
+      // randomize doubles the 1 s and 2 s waits past 5 s: the same edit brings the first wait to 500 ms.
       code: `const retry = require('async-retry');\nretry(async () => run(), { retries: 2, randomize: false });`,
       errors: [{
         messageId: 'noJitter', line: 2, column: 40, endColumn: 56,
-        suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `const retry = require('async-retry');\nretry(async () => run(), { retries: 2, randomize: true });` }],
+        suggestions: [{ messageId: 'addJitter', data: { edit: 'minTimeout: 500, randomize: true' }, output: `const retry = require('async-retry');\nretry(async () => run(), { retries: 2, randomize: true, minTimeout: 500 });` }],
       }],
     },
     {
       code: `import pRetry from 'p-retry';\nawait pRetry(run);`,
       errors: [{
         messageId: 'noJitter', line: 2, column: 7, endColumn: 13,
-        suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { randomize: true });` }],
+        suggestions: [{ messageId: 'addJitter', data: { edit: 'retries: 2, minTimeout: 500, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500, randomize: true });` }],
       }],
     },
   ],

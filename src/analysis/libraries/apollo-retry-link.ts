@@ -6,8 +6,20 @@ import { UNKNOWN, isKnown, isStaticFunction, isStaticObject } from '../eval/valu
 import type { OptionsView } from '../options.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 import { optionsArgument, predicateFilter } from './sdk-shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const DEFAULTS = { initial: 300, max: Infinity, jitter: true, attempts: 5 };
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const APOLLO_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['attempts', 'max'], counts: 'attempts' },
+    initialMs: ['delay', 'initial'],
+    maxMs: ['delay', 'max'],
+    jitter: { path: ['delay', 'jitter'], text: 'true' },
+    jitterBound: { factor: 2, capAfterJitter: true },
+  }),
+};
 
 /**
  * Apollo Client `RetryLink`: `new RetryLink({ delay: {initial, max, jitter} | fn,
@@ -19,6 +31,7 @@ const DEFAULTS = { initial: 300, max: Infinity, jitter: true, attempts: 5 };
 export const apolloRetryLink: LibraryDescriptor = {
   id: 'apollo-retry-link',
   modules: ['@apollo/client/link/retry', '@apollo/client', '@apollo/client/core', 'apollo-link-retry'],
+  fixes: APOLLO_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -3,7 +3,7 @@ import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, functionOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { RetrySite } from '../model.js';
-import { NODE_RETRY_DEFAULTS, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
+import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 
 /**
  * async-retry: `retry(async (bail, attempt) => ..., opts)`; node-retry's options passed through,
@@ -15,6 +15,7 @@ export const asyncRetry: LibraryDescriptor = {
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['async-retry'] },
   attemptParameter: { index: 1 },
+  fixes: { schedule: NODE_RETRY_SCHEDULE },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -11,11 +11,20 @@ import { unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading, type DelayReading } from './delay-function.js';
 import { replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
+import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const LIBRARY_MODULES = ['async', 'async-es'];
 const MODULES = [...LIBRARY_MODULES, ...LIBRARY_MODULES.flatMap((m) => [`${m}/retry`, `${m}/retryable`])];
 const DEFAULT_TIMES = 5;
 const EXPONENTIAL_INTERVAL = '(retryCount) => 250 * 2 ** retryCount * (0.5 + Math.random())';
+
+/** Suggestions in async's words: `times` counts attempts, `interval` may be a function of the retry count (1 first). */
+const ASYNC_FIXES: LibraryFixes = {
+  schedule: functionSchedule({
+    attempts: { path: ['times'], counts: 'attempts' },
+    delay: (body) => ({ path: ['interval'], text: `(retryCount) => ${body('retryCount - 1')}` }),
+  }),
+};
 
 /**
  * async (caolan): `async.retry(opts?, task, cb?)`, `async.retryable(opts?, task)`, or
@@ -28,6 +37,7 @@ export const asyncLib: LibraryDescriptor = {
   modules: MODULES,
   // `async.retry` and `async.retryable` are standalone helpers (R-RES-RE-X4); the rest of async is not.
   legacy: { modules: ['async/retry', 'async/retryable'], exports: { async: ['retry', 'retryable'] } },
+  fixes: ASYNC_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

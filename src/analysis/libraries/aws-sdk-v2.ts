@@ -9,6 +9,7 @@ import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } fr
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 import { implicitWhen, optionsArgument, writesNone, written } from './sdk-shared.js';
+import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
 
 /** `defaultRetryCount` of `AWS.Service`; DynamoDB overrides it with 10 and its delay base with 50 ms. */
 const DEFAULT_RETRIES = 3;
@@ -23,6 +24,9 @@ const NOT_SERVICES = new Set([
   'SSOTokenProvider', 'StaticTokenProvider', 'ResourceWaiter', 'IniLoader', 'Model', 'XML', 'JSON', 'CredentialProviderChain',
 ]);
 
+/** Suggestions in this library's words: its own count edit (the schedule is the library's). */
+const AWS_V2_FIXES: LibraryFixes = { schedule: SITE_COUNT_SCHEDULE };
+
 /**
  * AWS SDK v2 (`aws-sdk`, end of support 2025-09-08): `new AWS.S3({ maxRetries,
  * retryDelayOptions: { base, customBackoff } })`, `new AWS.DynamoDB.DocumentClient(opts)`,
@@ -33,6 +37,7 @@ const NOT_SERVICES = new Set([
 export const awsSdkV2: LibraryDescriptor = {
   id: 'aws-sdk-v2',
   modules: ['aws-sdk', 'aws-sdk/global'],
+  fixes: AWS_V2_FIXES,
   matchModule: (m) => m.startsWith('aws-sdk/clients/'),
   find(uses, ctx) {
     const sites: RetrySite[] = [];

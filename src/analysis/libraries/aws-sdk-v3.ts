@@ -10,6 +10,7 @@ import { UNKNOWN, isKnown, isStaticFunction, type Maybe } from '../eval/values.j
 import { propertyKey, unwrap } from '../ast.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 import { implicitWhen, numberOrProvider, optionsArgument, writesNone } from './sdk-shared.js';
+import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
 
 /** `DEFAULT_MAX_ATTEMPTS`, `DEFAULT_RETRY_DELAY_BASE`, `MAXIMUM_RETRY_DELAY` in smithy's util-retry. */
 const DEFAULT_MAX_ATTEMPTS = 3;
@@ -30,6 +31,9 @@ interface StrategyRead {
   fixes?: SiteFixes;
 }
 
+/** Suggestions in this library's words: its own count edit (the schedule is the library's). */
+const AWS_V3_FIXES: LibraryFixes = { schedule: SITE_COUNT_SCHEDULE };
+
 /**
  * AWS SDK v3 clients: `new S3Client({ maxAttempts, retryMode, retryStrategy })` for any class of
  * an `@aws-sdk/client-*` module whose name ends in `Client` (or is the aggregated service class,
@@ -42,6 +46,7 @@ interface StrategyRead {
 export const awsSdkV3: LibraryDescriptor = {
   id: 'aws-sdk-v3',
   modules: STRATEGY_MODULES,
+  fixes: AWS_V3_FIXES,
   matchModule: (m) => m.startsWith(CLIENT_MODULE),
   // `client.send(new PutObjectCommand(input))`: the command's name says what it does, and the SDK
   // fills `ClientToken`-style keys itself on every call.

@@ -7,6 +7,17 @@ import { customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown } from '../eval/values.js';
 import { usesPathInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const BLUEBIRD_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['max_tries'], counts: 'attempts' },
+    initialMs: ['interval'],
+    multiplier: ['backoff'],
+    maxMs: ['max_interval'],
+  }),
+};
 
 /**
  * bluebird-retry: `retry(fn, { max_tries, interval, backoff, max_interval, timeout, predicate })`.
@@ -20,6 +31,7 @@ export const bluebirdRetry: LibraryDescriptor = {
   modules: ['bluebird-retry'],
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['bluebird-retry'] },
+  fixes: BLUEBIRD_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -10,8 +10,36 @@ import { unwrap } from '../ast.js';
 import { arraySchedule, readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { localReference } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
+import { keyedSchedule, withTypicalWaits, type LibraryFixes } from '../fix-plan.js';
 
 const MODULES = ['cockatiel'];
+
+/**
+ * Suggestions in cockatiel's words: `maxAttempts` counts retries; any change to the waits writes an
+ * `ExponentialBackoff` (decorrelated jitter by default) with the planned first wait and cap.
+ */
+const COCKATIEL_KEYS = keyedSchedule({ attempts: { path: ['maxAttempts'], counts: 'retries' } });
+const COCKATIEL_FIXES: LibraryFixes = {
+  schedule: {
+    writes: ['attempts', 'initialMs', 'multiplier', 'maxMs', 'jitter'],
+    jitterBound: { factor: 1 },
+    normalize: (plan) => ({ ...withTypicalWaits(plan), jitter: true }),
+    write(plan, changed, site, ctx) {
+      // Jitter alone: dropping a `noJitterGenerator` restores the default jitter and keeps the rest.
+      const dropGenerator = changed.size === 1 && changed.has('jitter') ? site.fixes?.jitter?.() : undefined;
+      if (dropGenerator) return dropGenerator;
+      const edits = COCKATIEL_KEYS.write(plan, changed, site, ctx) ?? [];
+      if (changed.size > (changed.has('attempts') ? 1 : 0)) {
+        const name = localReference(ctx, MODULES, 'ExponentialBackoff');
+        const backoff = ctx.options(site.options?.object).get('backoff').property;
+        if (!name || backoff?.shorthand) return undefined;
+        const exponent = plan.multiplier === 2 ? '' : `, exponent: ${String(plan.multiplier)}`;
+        edits.push({ path: ['backoff'], text: `new ${name}({ initialDelay: ${String(plan.initialMs)}, maxDelay: ${String(plan.maxMs)}${exponent} })` });
+      }
+      return edits;
+    },
+  },
+};
 
 /**
  * cockatiel: `retry(handleAll | handleType(..) | handleWhen(..) | ..., { maxAttempts, backoff })`.
@@ -22,6 +50,7 @@ const MODULES = ['cockatiel'];
 export const cockatiel: LibraryDescriptor = {
   id: 'cockatiel',
   modules: MODULES,
+  fixes: COCKATIEL_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     const wraps = uses.filter((u) => u.path === 'wrap').map(callOf).filter((c): c is TSESTree.CallExpression => !!c);

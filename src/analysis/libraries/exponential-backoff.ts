@@ -5,6 +5,19 @@ import type { OptionValue } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown } from '../eval/values.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const EXPONENTIAL_BACKOFF_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['numOfAttempts'], counts: 'attempts' },
+    initialMs: ['startingDelay'],
+    multiplier: ['timeMultiple'],
+    maxMs: ['maxDelay'],
+    jitter: { path: ['jitter'], text: "'full'" },
+    jitterBound: { factor: 1 },
+  }),
+};
 
 /**
  * exponential-backoff (Coveo): `backOff(fn, { numOfAttempts, startingDelay, timeMultiple,
@@ -14,6 +27,7 @@ import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './share
 export const exponentialBackoff: LibraryDescriptor = {
   id: 'exponential-backoff',
   modules: ['exponential-backoff'],
+  fixes: EXPONENTIAL_BACKOFF_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

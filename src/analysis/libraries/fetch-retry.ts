@@ -10,9 +10,18 @@ import { unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { Layers, declaredName, withoutInherited, predicateClientErrors, referencesOf, statusListFilter, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
+import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = 'fetch-retry';
 const KEYS = ['retries', 'retryDelay', 'retryOn'];
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const FETCH_RETRY_FIXES: LibraryFixes = {
+  schedule: functionSchedule({
+    attempts: { path: ['retries'], counts: 'retries' },
+    delay: (body) => ({ path: ['retryDelay'], text: `(attempt) => ${body('attempt')}` }),
+  }),
+};
 
 /**
  * fetch-retry: `const f = fetchRetry(fetch, defaults)` builds a retrying fetch; each call
@@ -24,6 +33,7 @@ export const fetchRetry: LibraryDescriptor = {
   id: MODULE,
   callableClient: true,
   modules: [MODULE],
+  fixes: FETCH_RETRY_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

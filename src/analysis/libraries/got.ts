@@ -10,9 +10,21 @@ import { unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { writesRetried, Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, referencesOf, statusListFilter, optionsArgument, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = 'got';
 const RETRIED_METHODS = ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'];
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const GOT_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['retry', 'limit'], counts: 'retries' },
+    maxMs: ['retry', 'backoffLimit'],
+    jitter: { path: ['retry', 'noise'], text: '100' },
+    jitterBound: { factor: 1, addMs: 100 },
+    shorthand: { key: 'retry', count: 'limit' },
+  }),
+};
 
 /**
  * got: `got(url, {retry: {...}})`, `got.get/post/...(url, opts)`, `got.extend({retry})` and calls
@@ -25,6 +37,7 @@ export const got: LibraryDescriptor = {
   callableClient: true,
   modules: [MODULE],
   http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'] },
+  fixes: GOT_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -220,4 +233,3 @@ function readTimeout(layers: Layers): Setting<number | undefined> {
   const request = layers.sub('timeout').number('request', undefined);
   return request.value === undefined ? NO_TIMEOUT : request;
 }
-

@@ -8,10 +8,23 @@ import { UNKNOWN, isKnown, isStaticFunction, isStaticObject, type Maybe } from '
 import { readDelayFunction } from './delay-function.js';
 import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, predicateClientErrors, referencesOf, statusListFilter, optionsArgument , writesRetried, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = 'ky';
 const RETRIED_METHODS = ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'];
 const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const KY_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['retry', 'limit'], counts: 'retries' },
+    maxMs: ['retry', 'backoffLimit'],
+    jitter: { path: ['retry', 'jitter'], text: 'true' },
+    deadlineMs: ['totalTimeout'],
+    jitterBound: { factor: 1 },
+    shorthand: { key: 'retry', count: 'limit' },
+  }),
+};
 
 /**
  * ky: `ky(url, {retry: n | {...}})`, `ky.get/post/...`, `ky.create/extend({retry})` and calls
@@ -27,6 +40,7 @@ export const ky: LibraryDescriptor = {
   callableClient: true,
   modules: [MODULE],
   http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'] },
+  fixes: KY_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -193,4 +207,3 @@ function readTimeout(layers: Layers, key: string, fallback: number | undefined):
   if (t.value === false) return { ...NO_TIMEOUT, node: t.property };
   return { value: UNKNOWN, node: t.property };
 }
-

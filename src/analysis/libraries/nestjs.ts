@@ -8,11 +8,15 @@ import { UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.
 import { UNKNOWN, isKnown } from '../eval/values.js';
 import { unwrap } from '../ast.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
+import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
 
 const MODULES: Record<string, { module: string; optionsIndex: number }> = {
   TypeOrmModule: { module: '@nestjs/typeorm', optionsIndex: 0 },
   MongooseModule: { module: '@nestjs/mongoose', optionsIndex: 1 },
 };
+
+/** Suggestions in this library's words: its own count edit (the schedule is the library's). */
+const NESTJS_FIXES: LibraryFixes = { schedule: SITE_COUNT_SCHEDULE };
 
 /**
  * NestJS database modules: `TypeOrmModule.forRoot({ retryAttempts, retryDelay, toRetry })`,
@@ -24,6 +28,7 @@ const MODULES: Record<string, { module: string; optionsIndex: number }> = {
 export const nestjs: LibraryDescriptor = {
   id: 'nestjs',
   modules: Object.values(MODULES).map((m) => m.module),
+  fixes: NESTJS_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { argument, callOf } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { NODE_RETRY_DEFAULTS, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
+import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 
 /**
  * node-retry (`retry`): `retry.operation(opts)` then `op.attempt(cb)` / `op.retry(err)`;
@@ -16,6 +16,7 @@ export const nodeRetry: LibraryDescriptor = {
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['retry'] },
   attemptParameter: { index: 0 },
+  fixes: { schedule: NODE_RETRY_SCHEDULE },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -8,9 +8,13 @@ import { UNKNOWN, isKnown, type StaticValue } from '../eval/values.js';
 import { unwrap } from '../ast.js';
 import { declaredName, referencesOf, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
+import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = '@octokit/plugin-retry';
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 451];
+
+/** Suggestions in this library's words: its own count edit (the schedule is the library's). */
+const OCTOKIT_FIXES: LibraryFixes = { schedule: SITE_COUNT_SCHEDULE };
 
 /**
  * @octokit/plugin-retry: `const MyOctokit = Octokit.plugin(retry)`, then
@@ -20,6 +24,7 @@ const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 451];
 export const octokitPluginRetry: LibraryDescriptor = {
   id: MODULE,
   modules: [MODULE],
+  fixes: OCTOKIT_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -1,3 +1,4 @@
+import { SITE_COUNT_SCHEDULE } from '../fix-plan.js';
 import type { LibraryDescriptor } from '../library.js';
 import { labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
@@ -17,6 +18,7 @@ function stainlessClient(id: string, modules: string[], classes: string[]): Libr
   return {
     id,
     modules,
+    fixes: { schedule: SITE_COUNT_SCHEDULE },
     find(uses, ctx) {
       const sites: RetrySite[] = [];
       for (const use of uses) {

@@ -1,14 +1,16 @@
 import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, functionOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';
-import type { RetrySite } from '../model.js';
-import { NODE_RETRY_DEFAULTS, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside } from './shared.js';
+import { retryableErrorArrow } from '../fix-plan.js';
+import type { OptionEdit, RetrySite } from '../model.js';
+import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside } from './shared.js';
 
 /** p-retry: `pRetry(fn, {retries})`, `makeRetriable(fn, opts)`; retries default 10, no jitter. */
 export const pRetry: LibraryDescriptor = {
   id: 'p-retry',
   modules: ['p-retry'],
   attemptParameter: { index: 0 },
+  fixes: { schedule: NODE_RETRY_SCHEDULE, clientErrors: pRetryClientErrors },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -35,3 +37,9 @@ export const pRetry: LibraryDescriptor = {
     return sites;
   },
 };
+
+/** p-retry 7+ hands `shouldRetry` a context `{ error, attemptNumber, retriesLeft }`. */
+function pRetryClientErrors(site: RetrySite): OptionEdit[] | undefined {
+  if (site.errorFilter.kind !== 'none') return undefined;
+  return [{ path: ['shouldRetry'], text: retryableErrorArrow('{ error }', 'error') }];
+}

@@ -3,7 +3,7 @@ import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { RetrySite } from '../model.js';
-import { NODE_RETRY_DEFAULTS, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
+import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 
 /**
  * promise-retry: `promiseRetry((retry, n) => op().catch(retry), opts)` or `promiseRetry(opts, fn)`.
@@ -15,6 +15,7 @@ export const promiseRetry: LibraryDescriptor = {
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['promise-retry'] },
   attemptParameter: { index: 1 },
+  fixes: { schedule: NODE_RETRY_SCHEDULE },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -9,8 +9,21 @@ import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { findVariable, staticPropertyName, unwrap } from '../ast.js';
 import { clientErrorRange, predicateClientErrors, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, orUnknown, site } from './shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = 'retry-axios';
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const RETRY_AXIOS_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['retry'], counts: 'retries' },
+    initialMs: ['retryDelay'],
+    maxMs: ['maxRetryDelay'],
+    jitter: { path: ['jitter'], text: "'full'" },
+    jitterBound: { factor: 1 },
+    with: (changed) => (changed.has('multiplier') ? [{ path: ['backoffType'], text: "'exponential'" }] : []),
+  }),
+};
 
 /**
  * retry-axios (v4): `rax.attach(instance?)` installs the interceptor; the policy is `raxConfig`,
@@ -21,6 +34,7 @@ const MODULE = 'retry-axios';
 export const retryAxios: LibraryDescriptor = {
   id: MODULE,
   modules: [MODULE],
+  fixes: RETRY_AXIOS_FIXES,
   find(uses, ctx) {
     const configs = findConfigs(ctx);
     const claimed = new Set<RaxConfig>();

@@ -1,5 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { argument, callOf } from '../library.js';
 import type { Execution, RetrySite } from '../model.js';
@@ -7,6 +8,18 @@ import { UNKNOWN_SCHEDULE, geometricSchedule, growthOfFactor, totalAttempts } fr
 import { UNKNOWN } from '../eval/values.js';
 import { IN_MEMORY_MS, TYPICAL_ATTEMPTS, TYPICAL_FIRST_WAIT_MS, TYPICAL_MULTIPLIER } from '../../shared/guide-limits.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
+
+/** Suggestions in the runtime's own option names (fixes.ts reads this facet). */
+const RUNTIME_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['maxAttempts'], counts: 'attempts' },
+    initialMs: ['initialDelayMs'],
+    multiplier: ['multiplier'],
+    maxMs: ['maxDelayMs'],
+    deadlineMs: ['deadlineMs'],
+    jitterBound: { factor: 1 },
+  }),
+};
 
 /**
  * This project's own runtime, recognised like any other library: `createRetryPolicy(opts)`
@@ -17,6 +30,7 @@ export const safeRetryRuntime: LibraryDescriptor = {
   id: 'safe-retry-runtime',
   modules: ['eslint-plugin-safe-retry/runtime'],
   attemptParameter: { index: 0, property: 'attempt' },
+  fixes: RUNTIME_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -1,7 +1,8 @@
 /** Option readers shared by libraries that use the same option vocabulary. */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { AnalysisContext } from '../library.js';
-import type { ErrorFilter, Node, OptionsTarget, RetrySite, Setting, SiteFixes } from '../model.js';
+import type { ScheduleVocabulary } from '../fix-plan.js';
+import type { ErrorFilter, Node, OptionEdit, OptionsTarget, RetrySite, Setting, SiteFixes } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
@@ -43,6 +44,29 @@ export function nodeRetryFixes(view: OptionsView): SiteFixes {
     jitter: () => [{ path: ['randomize'], text: 'true' }],
   };
 }
+
+/**
+ * The schedule in node-retry's words, shared by p-retry, async-retry, promise-retry and `retry`:
+ * `randomize` multiplies each wait by up to 2 before `maxTimeout` caps it.
+ */
+export const NODE_RETRY_SCHEDULE: ScheduleVocabulary = {
+  writes: ['attempts', 'initialMs', 'multiplier', 'maxMs', 'jitter', 'deadlineMs'],
+  jitterBound: { factor: 2, capAfterJitter: true },
+  write(plan, changed, site, ctx) {
+    const view = ctx.options(site.options?.object);
+    const edits: OptionEdit[] = [];
+    if (changed.has('attempts') && typeof plan.attempts === 'number') {
+      if (view.get('forever').property) edits.push({ path: ['forever'], text: 'false' });
+      edits.push({ path: ['retries'], text: String(plan.attempts - 1) });
+    }
+    if (changed.has('initialMs')) edits.push({ path: ['minTimeout'], text: String(plan.initialMs) });
+    if (changed.has('multiplier')) edits.push({ path: ['factor'], text: String(plan.multiplier) });
+    if (changed.has('maxMs')) edits.push({ path: ['maxTimeout'], text: String(plan.maxMs) });
+    if (changed.has('jitter')) edits.push({ path: ['randomize'], text: 'true' });
+    if (changed.has('deadlineMs')) edits.push({ path: ['maxRetryTime'], text: String(plan.deadlineMs) });
+    return edits;
+  },
+};
 
 /** The `retries`/`factor`/`minTimeout`/`maxTimeout`/`randomize` vocabulary of node-retry and its heirs. */
 export function readNodeRetryOptions(view: OptionsView, d: NodeRetryDefaults) {

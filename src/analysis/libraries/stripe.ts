@@ -10,9 +10,13 @@ import { geometricSchedule, totalAttempts } from '../schedule.js';
 import { propertyKey, unwrap } from '../ast.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
 import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from './sdk-shared.js';
+import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
 
 /** `getDefaultMaxNetworkRetries()` on the Node/web platform since v18 (the README still says 1). */
 const DEFAULT_RETRIES = 2;
+
+/** Suggestions in this library's words: its own count edit (the schedule is the library's). */
+const STRIPE_FIXES: LibraryFixes = { schedule: SITE_COUNT_SCHEDULE };
 
 /**
  * Stripe: `Stripe(key, { maxNetworkRetries, timeout })` or `new Stripe(...)`, and per-request
@@ -26,6 +30,7 @@ export const stripe: LibraryDescriptor = {
   // `stripe.paymentIntents.create(params, { idempotencyKey })`: the method's verb says what it
   // does, and the SDK adds a new idempotency key to every POST it sends.
   operations: { classify: resourceCallKind, makesOwnKey: true },
+  fixes: STRIPE_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

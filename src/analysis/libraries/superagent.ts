@@ -7,8 +7,12 @@ import { NO_DELAY, totalAttempts } from '../schedule.js';
 import { UNKNOWN } from '../eval/values.js';
 import { declaredName, predicateClientErrors, referencesOf } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, site } from './shared.js';
+import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = 'superagent';
+
+/** Suggestions in this library's words: its own count edit (the schedule is the library's). */
+const SUPERAGENT_FIXES: LibraryFixes = { schedule: SITE_COUNT_SCHEDULE };
 
 /**
  * superagent: `request.get(url).retry(count?, callback?)` somewhere along a method chain rooted at
@@ -21,6 +25,7 @@ export const superagent: LibraryDescriptor = {
   modules: [MODULE],
   // `superagent.post(url).send(body)`: a response outside 2xx rejects.
   http: { method: 'chained', senders: ['default'], throwsOnClientError: true },
+  fixes: SUPERAGENT_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -10,9 +10,19 @@ import { unwrap } from '../ast.js';
 import { readDelayFunction, type DelayReading } from './delay-function.js';
 import { replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
+import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = 'ts-retry-promise';
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const TS_RETRY_PROMISE_FIXES: LibraryFixes = {
+  schedule: functionSchedule({
+    attempts: { path: ['retries'], counts: 'retries' },
+    deadlineMs: ['timeout'],
+    delay: (body) => ({ path: ['backoff'], text: `(attempt) => ${body('attempt - 1')}` }),
+  }),
+};
 
 /**
  * ts-retry-promise: `retry(fn, cfg)`, `retryDecorator(fn, cfg)` (a wrapper, not a TS decorator),
@@ -26,6 +36,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export const tsRetryPromise: LibraryDescriptor = {
   id: 'ts-retry-promise',
   modules: [MODULE],
+  fixes: TS_RETRY_PROMISE_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

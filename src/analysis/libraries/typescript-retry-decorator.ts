@@ -7,8 +7,35 @@ import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } fr
 import { UNKNOWN, isKnown, isSymbolic, type Maybe, type StaticValue } from '../eval/values.js';
 import { localReference } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
+import { keyedSchedule, withTypicalWaits, type LibraryFixes } from '../fix-plan.js';
 
 const MODULES = ['typescript-retry-decorator'];
+
+/**
+ * Suggestions in the decorator's words: `maxAttempts` counts retries, `backOff` is the first wait;
+ * growth, cap and jitter are the exponential policy with a FullJitter `exponentialOption`.
+ */
+const DECORATOR_KEYS = keyedSchedule({ attempts: { path: ['maxAttempts'], counts: 'retries' }, initialMs: ['backOff'] });
+const DECORATOR_FIXES: LibraryFixes = {
+  schedule: {
+    writes: ['attempts', 'initialMs', 'multiplier', 'maxMs', 'jitter'],
+    jitterBound: { factor: 1 },
+    normalize: (plan) => ({ ...withTypicalWaits(plan), jitter: true }),
+    write(plan, changed, site, ctx) {
+      const edits = DECORATOR_KEYS.write(plan, changed, site, ctx) ?? [];
+      if (!['multiplier', 'maxMs', 'jitter'].some((k) => changed.has(k as never))) return edits;
+      const policy = localReference(ctx, MODULES, 'BackOffPolicy');
+      const strategy = localReference(ctx, MODULES, 'ExponentialBackoffStrategy');
+      if (!policy || !strategy || ctx.options(site.options?.object).get('exponentialOption').property?.shorthand) return undefined;
+      if (!changed.has('initialMs')) edits.push({ path: ['backOff'], text: String(plan.initialMs) });
+      edits.push(
+        { path: ['backOffPolicy'], text: `${policy}.ExponentialBackOffPolicy` },
+        { path: ['exponentialOption'], text: `{ maxInterval: ${String(plan.maxMs)}, multiplier: ${String(plan.multiplier)}, backoffStrategy: ${strategy}.FullJitter }` },
+      );
+      return edits;
+    },
+  },
+};
 
 /**
  * typescript-retry-decorator: `@Retryable({ maxAttempts, backOff, backOffPolicy,
@@ -22,6 +49,7 @@ export const typescriptRetryDecorator: LibraryDescriptor = {
   modules: MODULES,
   // A retry decorator: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['typescript-retry-decorator'] },
+  fixes: DECORATOR_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -9,8 +9,19 @@ import { UNKNOWN, isKnown } from '../eval/values.js';
 import { unwrap } from '../ast.js';
 import { statusListFilter, optionsArgument, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const MODULE = 'undici';
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const UNDICI_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['maxRetries'], counts: 'retries' },
+    initialMs: ['minTimeout'],
+    multiplier: ['timeoutFactor'],
+    maxMs: ['maxTimeout'],
+  }),
+};
 
 /**
  * undici: `new RetryAgent(dispatcher, opts)`, `dispatcher.compose(interceptors.retry(opts))` and
@@ -23,6 +34,7 @@ export const undici: LibraryDescriptor = {
   modules: [MODULE],
   // `fetch` and `request(url, { method })`: neither rejects on a status.
   http: { method: 'fetch', senders: ['fetch', 'default', 'request'], throwsOnClientError: false },
+  fixes: UNDICI_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -6,10 +6,23 @@ import { customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
 import { optionsArgument, predicateFilter, written } from './sdk-shared.js';
+import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const DEFAULTS = { initialDelayMs: 1000, maxDelayMs: 15_000, maxNumberAttempts: 2, randomDelay: true };
 /** With `randomDelay` each retry multiplies the previous wait by a random factor in [1.5, 2.5). */
 const MAX_RANDOM_FACTOR = 2.5;
+
+/** Suggestions in this library's words (fixes.ts reads this facet). */
+const URQL_FIXES: LibraryFixes = {
+  schedule: keyedSchedule({
+    attempts: { path: ['maxNumberAttempts'], counts: 'attempts' },
+    initialMs: ['initialDelayMs'],
+    exponential: { path: ['randomDelay'], text: 'true' },
+    maxMs: ['maxDelayMs'],
+    jitter: { path: ['randomDelay'], text: 'true' },
+    jitterBound: { factor: 1.5 },
+  }),
+};
 
 /**
  * urql `retryExchange({ initialDelayMs, maxDelayMs, randomDelay, maxNumberAttempts, retryIf,
@@ -21,6 +34,7 @@ const MAX_RANDOM_FACTOR = 2.5;
 export const urqlRetryExchange: LibraryDescriptor = {
   id: 'urql-retry-exchange',
   modules: ['@urql/exchange-retry'],
+  fixes: URQL_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

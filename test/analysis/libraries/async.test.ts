@@ -69,7 +69,8 @@ describe('async (caolan) descriptor', () => {
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-jitter', text: 'interval: (n) => 100 * 2 ** n' }));
       const applied = suggestions(code);
       expect(applied.find((s) => s.rule === 'max-retry-attempts')?.output).toContain('times: 3,');
-      expect(applied.find((s) => s.rule === 'require-jitter')?.output).toContain('interval: (n) => (100 * 2 ** n) * (0.5 + Math.random())');
+      // One edit for the whole schedule: full jitter on the same waits, and the count within the bound.
+      expect(applied.find((s) => s.rule === 'require-jitter')?.output).toContain('{ times: 3, interval: (retryCount) => Math.random() * Math.min(2000, 200 * 2 ** (retryCount - 1)) }');
     });
 
     it('reports only the legacy helper for a short jittered exponential retry', () => {

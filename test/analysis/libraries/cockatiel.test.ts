@@ -151,7 +151,7 @@ describe('cockatiel descriptor', () => {
         export const policy = retry(handleWhen((e) => e.status >= 500), { maxAttempts: 2 });
       `;
       const fixed = suggestions(code).find((s) => s.rule === 'require-exponential-backoff');
-      expect(fixed?.output).toContain('{ maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 500 }) }');
+      expect(fixed?.output).toContain('{ maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 500, maxDelay: 2000 }) }');
     });
 
     it('accepts a bounded, jittered, filtered policy composed with a breaker', () => {

@@ -66,7 +66,7 @@ describe('exponential-backoff descriptor', () => {
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-jitter' }));
       const applied = suggestions(code);
       expect(applied.find((s) => s.rule === 'max-retry-attempts')?.output).toContain("{ startingDelay: 200, numOfAttempts: 3 }");
-      expect(applied.find((s) => s.rule === 'require-jitter')?.output).toContain("{ startingDelay: 200, jitter: 'full' }");
+      expect(applied.find((s) => s.rule === 'require-jitter')?.output).toContain("{ startingDelay: 200, numOfAttempts: 3, jitter: 'full' }");
     });
 
     it("flags jitter: 'none' on the option and a constant multiplier", () => {

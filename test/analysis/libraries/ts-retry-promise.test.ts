@@ -72,7 +72,7 @@ describe('ts-retry-promise descriptor', () => {
       const findings = lint(code);
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: 'retry' }));
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'delay: 200' }));
-      expect(suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output).toContain('{ delay: 200, retries: 2 }');
+      expect(suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output).toContain('{ delay: 200, retries: 2, backoff: (attempt) => Math.random() * ');
     });
 
     it("flags 'INFINITELY' and an EXPONENTIAL backoff without jitter", () => {

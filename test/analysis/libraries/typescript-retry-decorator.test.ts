@@ -79,7 +79,7 @@ describe('typescript-retry-decorator descriptor', () => {
 
     it('flags a fixed backOff and suggests the exponential policy in its own terms', () => {
       const code = `
-        import { Retryable, BackOffPolicy } from 'typescript-retry-decorator';
+        import { Retryable, BackOffPolicy, ExponentialBackoffStrategy } from 'typescript-retry-decorator';
         export class Reports {
           @Retryable({ maxAttempts: 2, backOff: 1000 })
           async build() { return this.store.load(); }
@@ -87,7 +87,8 @@ describe('typescript-retry-decorator descriptor', () => {
       `;
       expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'backOff: 1000' }));
       expect(suggestions(code).find((s) => s.rule === 'require-exponential-backoff')?.output)
-        .toContain('{ maxAttempts: 2, backOff: 1000, backOffPolicy: BackOffPolicy.ExponentialBackOffPolicy }');
+        // Growth and jitter in one edit, so the suggestion does not trade this finding for require-jitter's.
+        .toContain('{ maxAttempts: 2, backOff: 1000, backOffPolicy: BackOffPolicy.ExponentialBackOffPolicy, exponentialOption: { maxInterval: 4000, multiplier: 2, backoffStrategy: ExponentialBackoffStrategy.FullJitter } }');
     });
 
     it('flags the exponential policy without jitter and suggests FullJitter', () => {

@@ -1,0 +1,3 @@
+import type { Site } from './harness.js';
+
+export const SITES: readonly Site[];
