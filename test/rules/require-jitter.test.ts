@@ -14,7 +14,7 @@ run('require-jitter', rule, {
       // A constant wait without randomness breaks X3's jitter as well as R-RES-RE-2: both rules
       // report it, so the site is fixed in one pass.
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 1 });`,
-      errors: [{ messageId: 'noJitter', line: 2, suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 1, randomize: true });` }] }],
+      errors: [{ messageId: 'noJitter', line: 2, suggestions: [{ messageId: 'addJitter', data: { edit: 'minTimeout: 500, factor: 2, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, factor: 2, minTimeout: 500, randomize: true });` }] }],
     },
     {
       // Immediate retries (rxjs retry(n) has no delay) land together too.
