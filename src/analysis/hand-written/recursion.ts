@@ -103,6 +103,8 @@ interface FailurePath {
   readonly constraints: Constraint[];
   readonly roots: Set<Variable>;
   readonly sleeps: Sleep[];
+  /** An awaited call the model cannot read between the failure and the self-call. */
+  unreadPause?: boolean;
 }
 
 function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable: Variable | undefined): RetrySite | undefined {
@@ -130,7 +132,7 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable
     if (reachable(hw, region, constraints, false) !== false) return undefined;
     if (reachable(hw, region, constraints, true) === false) return undefined;
   }
-  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: path.sleeps, opPos: -Infinity };
+  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: path.sleeps, opPos: -Infinity, unreadPause: path.unreadPause };
   const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
   return buildSite(hw, shape, { node: fn, reportNode, label: `recursive ${name}()` });
 }
@@ -155,10 +157,11 @@ function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sle
         if (st.type === T.IfStatement) {
           const c = guardOf(st, undefined, Infinity, { kind: 'recursion', root: fn, vars: new Map(), roots });
           if (c) constraints.push({ ...c, next: false });
-        } else if (st.type === T.ExpressionStatement) {
-          const e = unwrap(st.expression);
-          const s = e.type === T.AwaitExpression ? sleepOf(hw, e.argument) : undefined;
+        } else if (st.type === T.ExpressionStatement || st.type === T.VariableDeclaration) {
+          const e = st.type === T.ExpressionStatement ? unwrap(st.expression) : st.declarations[0]?.init ? unwrap(st.declarations[0].init) : undefined;
+          const s = e?.type === T.AwaitExpression ? sleepOf(hw, e.argument) : undefined;
           if (s) sleeps.push(s);
+          else if (e?.type === T.AwaitExpression && unwrap(e.argument).type === T.CallExpression) path.unreadPause = true;
         }
       }
     } else if (p.type === T.CatchClause && child === p.body) {
