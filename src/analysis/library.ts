@@ -7,6 +7,7 @@ import type { Node, RetrySite, SiteKind } from './model.js';
 import { OptionsView } from './options.js';
 import type { OperationKind } from './operations/types.js';
 import type { Evaluator } from './eval/evaluator.js';
+import { isFunctionNode } from './ast.js';
 
 /** One use of a library binding: `pRetry`, `axiosRetry.exponentialDelay`, `got.extend`. */
 export interface LibraryUse extends ModuleRef {
@@ -159,9 +160,7 @@ export function hasSpreadUpTo(call: TSESTree.CallExpression | TSESTree.NewExpres
   return false;
 }
 
-export function isFunctionNode(node: Node | undefined): node is TSESTree.FunctionLike {
-  return !!node && (node.type === T.ArrowFunctionExpression || node.type === T.FunctionExpression || node.type === T.FunctionDeclaration);
-}
+export { isFunctionNode, labelOf } from './ast.js';
 
 /** `fn` itself when it is a function literal, or the function a const binding points at. */
 export function functionOf(node: Node | undefined, ctx: AnalysisContext): TSESTree.FunctionLike | undefined {
@@ -181,8 +180,3 @@ export function alwaysTrue(fn: TSESTree.FunctionLike | undefined, ctx: AnalysisC
   return only.type === T.ReturnStatement && !!only.argument && ctx.evaluator.evaluate(only.argument) === true;
 }
 
-/** The method label used in messages, e.g. `pRetry()` or `got.extend()`. */
-export function labelOf(node: Node, sourceCode: Readonly<TSESLint.SourceCode>): string {
-  const text = sourceCode.getText(node);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}

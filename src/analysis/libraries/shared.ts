@@ -6,6 +6,7 @@ import type { ErrorFilter, Node, OptionEdit, OptionsTarget, RetrySite, Setting, 
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
+import { contains } from '../ast.js';
 
 export interface NodeRetryDefaults {
   retries: number;
@@ -130,9 +131,7 @@ export function site(partial: Omit<RetrySite, 'kind' | 'clientLevel' | 'deadline
 }
 
 /** True when `inner` lies inside `outer` in the source. */
-export function contains(outer: Node, inner: Node): boolean {
-  return inner.range[0] >= outer.range[0] && inner.range[1] <= outer.range[1];
-}
+export { contains } from '../ast.js';
 
 /** Whether an identifier bound to `name` from `module` is referenced inside `scope`. */
 export function usesImportInside(ctx: AnalysisContext, module: string, name: string, scope: Node | undefined): boolean {
