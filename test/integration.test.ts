@@ -30,6 +30,7 @@ describe('ESLint integration', () => {
     expect(await lintProject('recommended')).toEqual([
       'src/orders.ts:9:48 safe-retry/max-retry-attempts',
       'src/orders.ts:9:60 safe-retry/require-exponential-backoff',
+      'src/orders.ts:9:60 safe-retry/require-jitter',
       'src/orders.ts:2:19 safe-retry/no-legacy-retry',
       'src/orders.ts:9:10 safe-retry/max-retry-duration',
       'src/report.js:4:55 safe-retry/require-jitter',

@@ -191,6 +191,7 @@ const FOUND = [
   'src/orders.ts:9 safe-retry/max-retry-attempts',
   'src/orders.ts:9 safe-retry/max-retry-duration',
   'src/orders.ts:9 safe-retry/require-exponential-backoff',
+  'src/orders.ts:9 safe-retry/require-jitter',
   'src/payments.ts:4 safe-retry/no-unsafe-write-retry',
   'src/refunds.js:4 safe-retry/no-unsafe-write-retry',
 ];
@@ -202,6 +203,7 @@ const FOUND_IN_YAML = [
   'config/application.yml:1 safe-retry/no-retry-on-client-error',
   'config/application.yml:2 safe-retry/max-retry-attempts',
   'config/application.yml:4 safe-retry/require-exponential-backoff',
+  'config/application.yml:4 safe-retry/require-jitter',
 ];
 
 /** Every `// eslint.config.js` block of the README, as written there. */

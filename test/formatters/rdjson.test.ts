@@ -129,8 +129,13 @@ describe('rdjson formatter', () => {
     const messages = results[0]!.messages.filter((m) => m.suggestions?.length);
     expect(new Set(messages.map((m) => m.ruleId)).size).toBeGreaterThanOrEqual(3);
     const diagnostics = toRdjson(results, { cwd, rulesMeta }).diagnostics;
+    // Two findings can share a rule and a message (both lines lack jitter): pair them in order.
+    const seen = new Map<string, number>();
     for (const message of messages) {
-      const d = diagnostics.find((x) => x.code?.value === message.ruleId && x.message === message.message)!;
+      const id = `${message.ruleId} ${message.message}`;
+      const nth = seen.get(id) ?? 0;
+      seen.set(id, nth + 1);
+      const d = diagnostics.filter((x) => x.code?.value === message.ruleId && x.message === message.message)[nth]!;
       expect(d.suggestions, message.message).toHaveLength(message.suggestions!.length);
       message.suggestions!.forEach((s, i) => {
         expect(applyLines(code, d.suggestions![i]!)).toBe(applyEslintFix(code, s.fix));

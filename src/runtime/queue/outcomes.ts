@@ -11,7 +11,8 @@ export async function withRetries<T>(what: string, fn: () => Promise<T>, safeOnE
     } catch (error) {
       if (i >= waits.length) throw error;
       safeOnError(error, `${what} (retrying)`);
-      await sleep(waits[i] ?? 0);
+      // Jittered, so workers that lost the database together do not come back together.
+      await sleep((waits[i] ?? 0) * (0.5 + Math.random()));
     }
   }
 }

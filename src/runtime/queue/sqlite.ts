@@ -233,7 +233,7 @@ export function sqliteStore(options: SqliteStoreOptions): TaskStore & { readonly
   if (mode === 'exclusive') {
     // A local lock file, tried twice around removing a dead process's stale lock: no remote
     // dependency is called, so there is nothing to back off from.
-    // eslint-disable-next-line safe-retry/require-exponential-backoff
+    // eslint-disable-next-line safe-retry/require-exponential-backoff, safe-retry/require-jitter
     for (let tries = 0; ; tries++) {
       try {
         const fd = openSync(lockFile, 'wx');
