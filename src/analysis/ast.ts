@@ -144,6 +144,22 @@ export function isFunctionNode(node: Node | undefined | null): node is TSESTree.
   return !!node && (node.type === T.ArrowFunctionExpression || node.type === T.FunctionExpression || node.type === T.FunctionDeclaration);
 }
 
+/** The nearest function around `node` (not `node` itself). */
+export function enclosingFunction(node: Node): TSESTree.FunctionLike | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (isFunctionNode(p)) return p;
+  }
+  return undefined;
+}
+
+/** The nearest class around `node`. */
+export function enclosingClass(node: Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === T.ClassDeclaration || p.type === T.ClassExpression) return p;
+  }
+  return undefined;
+}
+
 /** `for`, `while`, `do…while`, `for…of`, `for…in`. */
 export function isLoopNode(n: Node): boolean {
   return n.type === T.ForStatement || n.type === T.WhileStatement || n.type === T.DoWhileStatement || n.type === T.ForOfStatement || n.type === T.ForInStatement;

@@ -95,6 +95,13 @@ export interface HttpFacet {
   readonly throwsOnClientError: boolean;
   /** Options of a call that turn that off (`validateStatus`, `throwHttpErrors`). */
   readonly nonThrowingOptions?: readonly string[];
+  /**
+   * Exported types whose instances are this client (`AxiosInstance`, Angular's `HttpClient`): a
+   * class member, a parameter or an `inject()` of that type sends this client's requests.
+   */
+  readonly types?: readonly string[];
+  /** Exported types of a handler that passes every request on (Angular's `HttpHandler`): its `handle(req)` re-sends whatever request it is given. */
+  readonly handlerTypes?: readonly string[];
 }
 
 /** How to tell reads from writes among an SDK's calls. */

@@ -98,6 +98,8 @@ run('no-retry-on-client-error', clientErrors, {
     // fetch does not reject on 4xx, and this code does not throw on it.
     `import { from, retry, timer } from 'rxjs';
      export const s = from(fetch('/orders')).pipe(retry(${backoff}));`,
+    // HttpService's own option (from its descriptor) that stops it erroring on 4xx.
+    nest.replace("post('https://pay.example.com/charges', body)", "get('https://pay.example.com/charges', { validateStatus: () => true })"),
     // axios told not to reject on any status.
     `import pRetry from 'p-retry';
      export const get = (api: any) => pRetry(() => api.get('/orders', { validateStatus: () => true }), { retries: 2, minTimeout: 300, randomize: true });`,

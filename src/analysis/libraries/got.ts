@@ -36,7 +36,7 @@ export const got: LibraryDescriptor = {
   id: MODULE,
   callableClient: true,
   modules: [MODULE],
-  http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'] },
+  http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'], types: ['Got'] },
   fixes: GOT_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];

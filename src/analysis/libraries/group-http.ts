@@ -1,7 +1,9 @@
 import type { LibraryDescriptor } from '../library.js';
+import { angularHttp } from './angular-http.js';
 import { axios } from './axios.js';
 import { axiosRetry } from './axios-retry.js';
 import { fetchClient } from './fetch.js';
+import { nestjsAxios } from './nestjs-axios.js';
 import { nodeHttp } from './node-http.js';
 import { ofetch } from './ofetch.js';
 import { fetchRetry } from './fetch-retry.js';
@@ -28,4 +30,7 @@ export const HTTP_LIBRARIES: readonly LibraryDescriptor[] = [
   ofetch,
   fetchClient,
   nodeHttp,
+  // Clients reached only through a member or parameter of their type.
+  angularHttp,
+  nestjsAxios,
 ];

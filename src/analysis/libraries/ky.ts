@@ -39,7 +39,7 @@ export const ky: LibraryDescriptor = {
   id: MODULE,
   callableClient: true,
   modules: [MODULE],
-  http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'] },
+  http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'], types: ['KyInstance'] },
   fixes: KY_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -6,7 +6,7 @@ import { alwaysTrue, argument, functionOf } from '../library.js';
 import type { ErrorFilter, Node } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { UNKNOWN, isStaticFunction, type Maybe, type StaticValue } from '../eval/values.js';
-import { contains } from './shared.js';
+import { contains, enclosingClass } from '../ast.js';
 
 const DURATION_UNITS: Record<string, number> = {
   ms: 1, msec: 1, msecs: 1, millisecond: 1, milliseconds: 1,
@@ -123,13 +123,6 @@ function memberName(key: Node, computed: boolean): string | undefined {
   if (computed) return key.type === T.Literal && typeof key.value === 'string' ? key.value : undefined;
   if (key.type === T.Identifier) return key.name;
   if (key.type === T.PrivateIdentifier) return `#${key.name}`;
-  return undefined;
-}
-
-function enclosingClass(node: Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
-  for (let n: Node | undefined = node.parent; n; n = n.parent) {
-    if (n.type === T.ClassDeclaration || n.type === T.ClassExpression) return n;
-  }
   return undefined;
 }
 

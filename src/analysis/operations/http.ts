@@ -6,7 +6,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { HttpFacet, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
-import { findVariable, propertyKey, unwrap } from '../ast.js';
+import { enclosingFunction, findVariable, memberName, propertyKey, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind } from './types.js';
@@ -45,6 +45,8 @@ interface ClientRef {
 interface HttpIndex {
   readonly byModule: ReadonlyMap<string, LibraryDescriptor>;
   readonly byGlobal: ReadonlyMap<string, LibraryDescriptor>;
+  /** Every client's options that stop it rejecting on 4xx: for a client known only by its call's shape. */
+  readonly anyNonThrowing: readonly string[];
 }
 
 const indexes = new WeakMap<readonly LibraryDescriptor[], HttpIndex>();
@@ -57,6 +59,7 @@ function httpIndex(libraries: readonly LibraryDescriptor[]): HttpIndex {
     index = {
       byModule: new Map(clients.flatMap((l) => l.modules.map((m) => [m, l] as const))),
       byGlobal: new Map(clients.flatMap((l) => (l.http!.global ? [[l.http!.global, l] as const] : []))),
+      anyNonThrowing: [...new Set(clients.flatMap((l) => l.http!.nonThrowingOptions ?? []))],
     };
     indexes.set(libraries, index);
   }
@@ -66,7 +69,7 @@ function httpIndex(libraries: readonly LibraryDescriptor[]): HttpIndex {
 export function createHttpReader(file: FileFacts): HttpReader {
   const { ctx } = file;
   const index = httpIndex(file.libraries);
-  const receivers = createReceiverReader(ctx);
+  const receivers = createReceiverReader(ctx, file.libraries);
 
   function requestOf(call: TSESTree.CallExpression): HttpRequest | undefined {
     const callee = unwrap(call.callee);
@@ -115,10 +118,12 @@ export function createHttpReader(file: FileFacts): HttpReader {
 
   /** Whether the function around `call` reads a request's `method` (`req.method === 'GET'`). */
   function checksMethod(call: TSESTree.CallExpression): boolean {
-    let fn: Node | undefined = call.parent;
-    while (fn && fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression) fn = fn.parent;
+    const fn = enclosingFunction(call);
     if (!fn) return false;
-    return [...rangeOf(ctx.nodesOfType(T.MemberExpression), fn)].some((m) => !m.computed && m.property.type === T.Identifier && m.property.name === 'method');
+    for (const m of rangeOf(ctx.nodesOfType(T.MemberExpression), fn)) {
+      if (memberName(m) === 'method') return true;
+    }
+    return false;
   }
 
   /** The static, upper-cased `method` of an options object; the fallback when absent; undefined when unknown. */
@@ -179,18 +184,15 @@ export function createHttpReader(file: FileFacts): HttpReader {
     let throwsOnNotOk: boolean | undefined;
     for (const call of file.callsIn(scope)) {
       const client = clientOf(call);
-      if (!client) {
-        const request = receivers.requestOf(call);
-        if (request?.style === 'fetch' && !request.throwsOnClientError) {
-          throwsOnNotOk ??= throwsOnStatus(scope);
-          out.push({ node: call, client: 'fetch', throwsOnClientError: throwsOnNotOk });
-        } else if (request) out.push({ node: call, client: request.client, throwsOnClientError: !disablesThrowing(call, NON_THROWING) });
-        continue;
-      }
-      const { facet } = client;
+      const sent = client
+        ? { client: client.library.id, throwsOnClientError: client.facet.throwsOnClientError, nonThrowingOptions: client.facet.nonThrowingOptions }
+        : receivers.requestOf(call);
+      if (!sent) continue;
       // A client that does not reject on 4xx leaves it to the code: `if (!res.ok) throw ...`.
-      const throws = facet.throwsOnClientError ? !disablesThrowing(call, facet.nonThrowingOptions ?? []) : (throwsOnNotOk ??= throwsOnStatus(scope));
-      out.push({ node: call, client: client.library.id, throwsOnClientError: throws });
+      const throws = sent.throwsOnClientError
+        ? !disablesThrowing(call, sent.nonThrowingOptions ?? index.anyNonThrowing)
+        : (throwsOnNotOk ??= throwsOnStatus(scope));
+      out.push({ node: call, client: sent.client, throwsOnClientError: throws });
     }
     return out;
   }
@@ -218,8 +220,6 @@ export function createHttpReader(file: FileFacts): HttpReader {
 }
 
 /** An option written on the call that stops the client from rejecting on 4xx (`validateStatus`, `throwHttpErrors`). */
-/** Options that keep the usual clients from rejecting on 4xx, for a client known only by its shape. */
-const NON_THROWING = ['validateStatus', 'throwHttpErrors', 'ignoreResponseError', 'observe'];
 
 function disablesThrowing(call: TSESTree.CallExpression, options: readonly string[]): boolean {
   return call.arguments.some((a) => a.type === T.ObjectExpression && a.properties.some((p) =>

@@ -13,14 +13,13 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { AnalysisContext } from '../library.js';
-import { isFunctionNode } from '../library.js';
+import { enclosingClass, findVariable, isFunctionNode, propertyKey, unwrap } from '../ast.js';
+import type { AnalysisContext, HttpFacet, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
-import { findVariable, propertyKey, unwrap } from '../ast.js';
 import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
 
 export interface ReceiverRequest {
-  /** The client, for messages and for whether it rejects on 4xx. */
+  /** The client's descriptor id, or the receiver's name when only the call's shape tells. */
   readonly client: string;
   /** `fetch`-like calls take the method from their init object; the others name it. */
   readonly style: 'method-member' | 'fetch' | 'interceptor';
@@ -28,24 +27,45 @@ export interface ReceiverRequest {
   readonly method?: string | undefined;
   /** Whether the client rejects (or errors the observable) on a 4xx response by itself. */
   readonly throwsOnClientError: boolean;
+  /** Options that turn that off: the descriptor's, or undefined when the client is known only by shape. */
+  readonly nonThrowingOptions?: readonly string[] | undefined;
 }
 
-/** Types whose instances send HTTP requests, by the module that exports them. */
-const TYPED_CLIENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  '@angular/common/http': { HttpClient: 'angular-http', HttpHandler: 'angular-interceptor', HttpHandlerFn: 'angular-interceptor' },
-  '@nestjs/axios': { HttpService: 'nestjs-http' },
-  axios: { AxiosInstance: 'axios', AxiosStatic: 'axios', Axios: 'axios' },
-  ky: { KyInstance: 'ky' },
-  got: { Got: 'got' },
-};
+/** A type that the catalogue says is a client, or a handler that passes requests on. */
+interface TypedClient {
+  readonly library: LibraryDescriptor;
+  readonly facet: HttpFacet;
+  readonly handler: boolean;
+}
+
+const typeIndexes = new WeakMap<readonly LibraryDescriptor[], ReadonlyMap<string, TypedClient>>();
+
+/** `module#Type` -> the client, from the descriptors' `http.types` and `http.handlerTypes`, once per catalogue. */
+function typeIndex(libraries: readonly LibraryDescriptor[]): ReadonlyMap<string, TypedClient> {
+  let index = typeIndexes.get(libraries);
+  if (!index) {
+    const map = new Map<string, TypedClient>();
+    for (const library of libraries) {
+      const facet = library.http;
+      if (!facet) continue;
+      for (const module of library.modules) {
+        for (const t of facet.types ?? []) map.set(`${module}#${t}`, { library, facet, handler: false });
+        for (const t of facet.handlerTypes ?? []) map.set(`${module}#${t}`, { library, facet, handler: true });
+      }
+    }
+    typeIndexes.set(libraries, (index = map));
+  }
+  return index;
+}
 
 /** Receiver names that hold HTTP clients in real code: `http`, `httpClient`, `api`, `apiClient`, `axiosInstance`, `$http`. */
 const CLIENT_NAME = /^\$?(?:https?|api|axios|request|rest|fetcher|client)$|(?:Http|Api|Axios|Rest|Client|Fetcher|Request|Instance|Service)$|^(?:http|api|axios|rest)[A-Z_]/;
 /** Receivers that register routes or hold local data, never clients. */
 const NOT_CLIENT_NAME = /^(?:app|router|server|fastify|route|routes|express|map|cache|store|storage|params|searchParams|headers|form|formData|set|session|cookies|localStorage|sessionStorage|db|redis|knex|prisma|repository|repo|model|collection)$/i;
 
-export function createReceiverReader(ctx: AnalysisContext) {
-  const typeCache = new Map<Node, string | null>();
+export function createReceiverReader(ctx: AnalysisContext, libraries: readonly LibraryDescriptor[]) {
+  const types = typeIndex(libraries);
+  const typeCache = new Map<Node, TypedClient | null>();
 
   /** The request a call sends through a receiver that is not an import; undefined when it is none. */
   function requestOf(call: TSESTree.CallExpression): ReceiverRequest | undefined {
@@ -55,12 +75,11 @@ export function createReceiverReader(ctx: AnalysisContext) {
     if (!member) return undefined;
     const receiver = unwrap(callee.object);
     const typed = clientType(receiver);
-    if (typed === 'angular-interceptor') {
-      return member === 'handle' ? { client: 'angular-http', style: 'interceptor', throwsOnClientError: true } : undefined;
-    }
     if (typed) {
-      if (HTTP_METHOD_MEMBERS.has(member)) return { client: typed, style: 'method-member', method: methodOfMember(member), throwsOnClientError: true };
-      if (member === 'request') return { client: typed, style: 'fetch', throwsOnClientError: true };
+      const known = { client: typed.library.id, throwsOnClientError: typed.facet.throwsOnClientError, nonThrowingOptions: typed.facet.nonThrowingOptions ?? [] };
+      if (typed.handler) return member === 'handle' ? { ...known, style: 'interceptor' } : undefined;
+      if (HTTP_METHOD_MEMBERS.has(member)) return { ...known, style: 'method-member', method: methodOfMember(member) };
+      if (member === 'request') return { ...known, style: 'fetch' };
       return undefined;
     }
     if (call.arguments.length === 0 || call.arguments.some((a) => isFunctionNode(unwrap(a as Node)))) return undefined;
@@ -83,8 +102,8 @@ export function createReceiverReader(ctx: AnalysisContext) {
     return init !== receiver && (init.type === T.ObjectExpression || init.type === T.ArrayExpression || (init.type === T.NewExpression && init.callee.type === T.Identifier && /^(?:Map|WeakMap|Set|URLSearchParams|FormData|Headers)$/.test(init.callee.name)));
   }
 
-  /** A client id from the receiver's declared type, or `null` when none is written. */
-  function clientType(receiver: Node): string | null {
+  /** The client the receiver's declared type names, or `null` when none is written. */
+  function clientType(receiver: Node): TypedClient | null {
     let cached = typeCache.get(receiver);
     if (cached === undefined) {
       cached = typeOfReceiver(receiver);
@@ -93,11 +112,11 @@ export function createReceiverReader(ctx: AnalysisContext) {
     return cached;
   }
 
-  function typeOfReceiver(receiver: Node): string | null {
+  function typeOfReceiver(receiver: Node): TypedClient | null {
     if (receiver.type === T.MemberExpression && unwrap(receiver.object).type === T.ThisExpression) {
       const name = propertyKey(receiver, () => undefined);
       const cls = enclosingClass(receiver);
-      return name && cls ? memberType(cls, name) : null;
+      return name && cls ? memberType(cls.body, name) : null;
     }
     if (receiver.type === T.Identifier) {
       const variable = findVariable(ctx.evaluator.scopeOf(receiver), receiver.name);
@@ -112,7 +131,7 @@ export function createReceiverReader(ctx: AnalysisContext) {
   }
 
   /** `constructor(private http: HttpClient)`, `http: HttpClient`, `http = inject(HttpClient)`. */
-  function memberType(cls: TSESTree.ClassBody, name: string): string | null {
+  function memberType(cls: TSESTree.ClassBody, name: string): TypedClient | null {
     for (const element of cls.body) {
       if (element.type === T.PropertyDefinition && !element.computed && element.key.type === T.Identifier && element.key.name === name) {
         return annotated(element.typeAnnotation?.typeAnnotation) ?? injected(element.value);
@@ -127,12 +146,12 @@ export function createReceiverReader(ctx: AnalysisContext) {
     return null;
   }
 
-  function annotated(type: TSESTree.TypeNode | undefined): string | null {
+  function annotated(type: TSESTree.TypeNode | undefined): TypedClient | null {
     if (type?.type !== T.TSTypeReference) return null;
     return typedClient(type.typeName);
   }
 
-  function injected(init: Node | null | undefined): string | null {
+  function injected(init: Node | null | undefined): TypedClient | null {
     const call = init ? unwrap(init) : undefined;
     if (call?.type !== T.CallExpression || call.arguments.length === 0) return null;
     const callee = ctx.imports.resolve(call.callee);
@@ -140,19 +159,12 @@ export function createReceiverReader(ctx: AnalysisContext) {
     return typedClient(call.arguments[0] as Node);
   }
 
-  function typedClient(node: Node): string | null {
+  function typedClient(node: Node): TypedClient | null {
     const ref = ctx.imports.resolve(node);
-    return (ref && TYPED_CLIENTS[ref.module]?.[ref.path]) ?? null;
+    return (ref && types.get(`${ref.module}#${ref.path}`)) ?? null;
   }
 
   return { requestOf };
-}
-
-function enclosingClass(node: Node): TSESTree.ClassBody | undefined {
-  for (let p = node.parent; p; p = p.parent) {
-    if (p.type === T.ClassBody) return p;
-  }
-  return undefined;
 }
 
 /** `this.http` → `http`, `api` → `api`, `this.deps.client` → `client`. */
