@@ -1,6 +1,6 @@
 /** Normalisation helpers shared by the library descriptors: attempts, delay schedules. */
 import { UNKNOWN, isKnown, type Maybe } from './eval/values.js';
-import type { DelaySchedule, Growth, Node, Setting } from './model.js';
+import type { DelaySchedule, Growth, Node, RetrySite, Setting } from './model.js';
 
 /** Converts a count of retries or attempts into total attempts (the first call included). */
 export function totalAttempts(setting: Setting<number | undefined>, counts: 'retries' | 'attempts'): Setting<number> {
@@ -165,4 +165,13 @@ function shapeOf(xs: readonly number[]): GrowthReading {
     if (dd.length > 0 && dd[0]! > 0 && dd.every((x) => same(x, dd[0]!))) return { growth: 'polynomial', multiplier: UNKNOWN };
   }
   return { growth: 'custom', multiplier: UNKNOWN };
+}
+
+/**
+ * Two attempts with a wait between them: a single wait, so there is no schedule to grow or to
+ * spread, only the question whether there is a wait at all. Both schedule rules leave it alone, as
+ * the runtime's registry does for a Spring retry with `max-attempts: 2`.
+ */
+export function singleWait(site: RetrySite): boolean {
+  return site.attempts.value === 2 && isKnown(site.delay.growth) && site.delay.growth !== 'none';
 }

@@ -1,4 +1,5 @@
 import { getRetryModel } from '../analysis/index.js';
+import { singleWait } from '../analysis/schedule.js';
 import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { createRule } from '../util/create-rule.js';
@@ -37,9 +38,7 @@ export default createRule<Options, MessageIds>({
         for (const site of model.sitesFor('backoff')) {
           const growth = site.delay.growth;
           if (!isKnown(growth) || !(growth in MESSAGE_BY_GROWTH)) continue;
-          // Two attempts have one wait between them: there is no schedule to grow, only the
-          // question whether there is a wait at all.
-          if (site.attempts.value === 2 && growth !== 'none') continue;
+          if (singleWait(site)) continue;
           const suggestion = scheduleSuggestion(site, { need: 'backoff' }, model, site.fixes?.exponential?.());
           context.report({
             node: site.delay.node ?? site.reportNode,

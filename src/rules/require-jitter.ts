@@ -1,4 +1,5 @@
 import { getRetryModel } from '../analysis/index.js';
+import { singleWait } from '../analysis/schedule.js';
 import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -33,9 +34,7 @@ export default createRule<Options, MessageIds>({
           // require-exponential-backoff both, and both are reported so one pass fixes the site).
           if (typeof site.delay.growth !== 'string') continue;
           if (site.jitter.value !== false) continue;
-          // Two attempts with one fixed wait: the same exemption require-exponential-backoff makes
-          // (one wait cannot grow), and what the runtime's registry accepts from Spring YAML.
-          if (site.attempts.value === 2 && site.delay.growth === 'constant') continue;
+          if (singleWait(site)) continue;
           const suggestion = scheduleSuggestion(site, { need: 'jitter' }, model, site.fixes?.jitter?.());
           context.report({
             node: site.jitter.node ?? site.delay.node ?? site.reportNode,

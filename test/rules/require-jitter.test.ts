@@ -3,6 +3,8 @@ import { run } from '../helpers/rule-tester.js';
 
 run('require-jitter', rule, {
   valid: [
+    // One retry: a single wait, nothing to spread (the exemption require-exponential-backoff shares).
+    `import pRetry from 'p-retry'; await pRetry(run, { retries: 1 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true });`,
     // async-retry randomises by default.
     `const retry = require('async-retry'); retry(async () => run(), { retries: 2 });`,
