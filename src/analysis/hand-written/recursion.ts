@@ -19,7 +19,7 @@ import { STATUSES, isFilterCondition, reachable, retriedAt } from './filter.js';
 import { boundParameter } from './helper-call.js';
 import { guardOf, operationOf } from './loops.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
-import { isGlobalTimeout, isSleepCall, plainSleep, sleepOf, type Sleep } from './sleeps.js';
+import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -103,8 +103,11 @@ interface FailurePath {
   readonly constraints: Constraint[];
   readonly roots: Set<Variable>;
   readonly sleeps: Sleep[];
-  /** An awaited call the model cannot read between the failure and the self-call. */
-  unreadPause?: boolean;
+  /**
+   * The first awaited call on the way that is no recognised sleep (a token refresh, a prompt, a
+   * helper that may sleep): without a sleep, the wait is unknown, not "none", as in loops.
+   */
+  opaque?: TSESTree.AwaitExpression;
 }
 
 function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable: Variable | undefined): RetrySite | undefined {
@@ -132,7 +135,7 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable
     if (reachable(hw, region, constraints, false) !== false) return undefined;
     if (reachable(hw, region, constraints, true) === false) return undefined;
   }
-  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: path.sleeps, opPos: -Infinity, unreadPause: path.unreadPause };
+  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(path.sleeps, path.opaque), opPos: -Infinity };
   const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
   return buildSite(hw, shape, { node: fn, reportNode, label: `recursive ${name}()` });
 }
@@ -161,7 +164,7 @@ function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sle
           const e = st.type === T.ExpressionStatement ? unwrap(st.expression) : st.declarations[0]?.init ? unwrap(st.declarations[0].init) : undefined;
           const s = e?.type === T.AwaitExpression ? sleepOf(hw, e.argument) : undefined;
           if (s) sleeps.push(s);
-          else if (e?.type === T.AwaitExpression && unwrap(e.argument).type === T.CallExpression) path.unreadPause = true;
+          else if (e?.type === T.AwaitExpression && mayWait(hw, e, roots)) path.opaque ??= e;
         }
       }
     } else if (p.type === T.CatchClause && child === p.body) {

@@ -4,8 +4,7 @@
  */
 import { truth, UNKNOWN, type Unknown } from '../eval/values.js';
 import { site } from '../libraries/shared.js';
-import { UNKNOWN_SCHEDULE } from '../schedule.js';
-import type { Node, RetrySite, Setting } from '../model.js';
+import type { Node, RetrySite } from '../model.js';
 import { attemptEnv, evaluateAt, type AttemptQuestion, type HandWritten, type Region } from './attempts.js';
 import { totalAttempts } from './bound.js';
 import { errorFilter } from './filter.js';
@@ -30,12 +29,6 @@ export interface Shape {
   readonly sleeps: Sleep[];
   /** Execution position of the operation (sleeps before it wait for the next attempt). */
   readonly opPos: number;
-  /**
-   * Something the model cannot read is awaited between a failure and the next attempt (a token
-   * refresh, a prompt, a helper that may sleep): the wait is unknown, not "none", and a repair
-   * followed by one more call is not judged as an immediate retry.
-   */
-  readonly unreadPause?: boolean | undefined;
 }
 
 /** Whether a constraint holds after attempt `attempt` failed (UNKNOWN when it cannot be read). */
@@ -46,9 +39,7 @@ export function holds(hw: HandWritten, c: Constraint, region: Region, attempt: n
 
 export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {
   const attempts = totalAttempts(hw, shape);
-  const { delay, jitter } = shape.unreadPause && shape.sleeps.length === 0
-    ? { delay: UNKNOWN_SCHEDULE, jitter: { value: UNKNOWN } as Setting<boolean> }
-    : waitSchedule(hw, shape, attempts.value);
+  const { delay, jitter } = waitSchedule(hw, shape, attempts.value);
   return site({
     library: 'hand-written',
     label: where.label,

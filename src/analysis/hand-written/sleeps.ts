@@ -174,11 +174,21 @@ export function loopSleeps(hw: HandWritten, scan: LoopScan, exclude: (n: Node) =
       continue;
     }
     if (w.range[0] < operation.range[0]) continue;
-    if (readsRoot(hw, w.argument, roots)) continue;
+    if (!mayWait(hw, w, roots)) continue;
     opaque ??= w;
   }
-  if (out.length === 0 && opaque) out.push(plainSleep(opaque.argument, undefined, opaque));
-  return out;
+  return withOpaqueWait(out, opaque);
+}
+
+/** An await that is no recognised sleep and does not read the failure (`await res.text()`): it may wait. */
+export function mayWait(hw: HandWritten, w: TSESTree.AwaitExpression, roots: ReadonlySet<Variable>): boolean {
+  return !readsRoot(hw, w.argument, roots);
+}
+
+/** The sleeps found, or, when none is, a wait of unknown length at the first await that may wait. */
+export function withOpaqueWait(sleeps: Sleep[], opaque: TSESTree.AwaitExpression | undefined): Sleep[] {
+  if (sleeps.length === 0 && opaque) sleeps.push(plainSleep(opaque.argument, undefined, opaque));
+  return sleeps;
 }
 
 /** `await res.text()`: reading the failed response, not waiting. */
