@@ -154,7 +154,7 @@ describe('safe-retry-check', () => {
     // Line 4 with the whole compliant schedule planned from the model (attempts, growth, first
     // wait, jitter), as a whole-line replacement.
     const line4 = readFileSync(path.join(project, 'src/payments.ts'), 'utf8').split('\n')[3]!;
-    expect(attempts.suggestions).toEqual([{ range: { start: { line: 4 }, end: { line: 4 } }, text: line4.replace('retries: 9', 'retries: 2') }].map((s) => ({ ...s, text: expect.stringContaining('retries: 2') })));
+    expect(attempts.suggestions).toEqual([{ range: { start: { line: 4 }, end: { line: 4 } }, text: line4.replace('{ retries: 9, factor: 1 }', '{ retries: 2, factor: 2, minTimeout: 500, randomize: true }') }]);
   });
 
   it.each([
