@@ -82,29 +82,67 @@ describe('the parser the presets carry', () => {
 describe('recommended-type-checked on its own', () => {
   const root = new URL('./fixtures/typed-alone/', import.meta.url).pathname;
 
-  async function lintTyped(extra: object[] = []) {
-    const { default: safeRetry } = await import('../dist/index.js');
-    const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [safeRetry.configs['recommended-type-checked'] as never, ...(extra as never[])] });
-    const results = await eslint.lintFiles(['.']);
-    return results
-      .flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length)}:${m.line} ${m.ruleId ?? m.message}`))
-      .sort();
+  /**
+   * One `eslint` run in a fresh Node process, as a user's CI or editor starts it. In one process,
+   * typescript-eslint remembers which files it parsed: in single-run mode (CI=true, or the eslint
+   * CLI) a second parse of a file gets an isolated program holding that file alone, which is what an
+   * `--fix` pass sees. Two configurations linted in one process would test that fallback, not the
+   * configuration.
+   */
+  function lintTyped(parserOptions: object, singleRun: boolean): string[] {
+    const script = `
+      import { ESLint } from 'eslint';
+      const { default: safeRetry } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+      const root = ${JSON.stringify(root)};
+      const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [safeRetry.configs['recommended-type-checked'], { languageOptions: { parserOptions: ${JSON.stringify(parserOptions)} } }] });
+      const results = await eslint.lintFiles(['.']);
+      console.log(JSON.stringify(results.flatMap((r) => r.messages.map((m) => r.filePath.slice(root.length) + ':' + m.line + ' ' + (m.ruleId ?? m.message)))));
+    `;
+    const env = { ...process.env, CI: singleRun ? 'true' : '', TSESTREE_SINGLE_RUN: singleRun ? 'true' : 'false' };
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8', env });
+    return (JSON.parse(out) as string[]).sort();
   }
 
-  it('asks for the project service by itself, and lints JavaScript outside the tsconfig without type information', async () => {
-    expect(await lintTyped([{ languageOptions: { parserOptions: { tsconfigRootDir: root } } }])).toEqual([
-      // The POST is in another file: only the type checker sees it.
-      'src/caller.ts:4 safe-retry/no-unsafe-write-retry',
-      'src/refund.js:5 safe-retry/no-unsafe-write-retry',
-    ]);
-  }, 60_000);
+  describe.each([
+    ['in single-run mode, as in CI', true],
+    ['with a long-lived program, as in an editor', false],
+  ] as const)('%s', (_, singleRun) => {
+    it('asks for the project service by itself, and lints JavaScript outside the tsconfig without type information', () => {
+      expect(lintTyped({ tsconfigRootDir: root }, singleRun)).toEqual([
+        // The POST is in another file: only the type checker sees it.
+        'src/caller.ts:4 safe-retry/no-unsafe-write-retry',
+        'src/refund.js:5 safe-retry/no-unsafe-write-retry',
+      ]);
+    });
 
-  it('uses a parserOptions.project of the config instead of the project service (typescript-eslint refuses both)', async () => {
-    expect(await lintTyped([{ languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: root } } }])).toEqual([
-      'src/caller.ts:4 safe-retry/no-unsafe-write-retry',
-      'src/refund.js:5 safe-retry/no-unsafe-write-retry',
-    ]);
-  }, 60_000);
+    it('uses a parserOptions.project of the config instead of the project service (typescript-eslint refuses both)', () => {
+      expect(lintTyped({ project: './tsconfig.json', tsconfigRootDir: root }, singleRun)).toEqual([
+        'src/caller.ts:4 safe-retry/no-unsafe-write-retry',
+        'src/refund.js:5 safe-retry/no-unsafe-write-retry',
+      ]);
+    });
+  });
+
+  it('reads a program holding one file alone (an --fix pass in single-run mode) as unknown, without a crash', async () => {
+    // The second parse of a file in one single-run process gets an isolated program: the checker
+    // cannot see the imported declaration (and throws inside TypeScript when asked), so the POST in
+    // the other file is unknown and only what the syntax shows is reported.
+    const { default: safeRetry } = await import('../dist/index.js');
+    const previous = process.env['TSESTREE_SINGLE_RUN'];
+    process.env['TSESTREE_SINGLE_RUN'] = 'true';
+    try {
+      const lint = async () => {
+        const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [safeRetry.configs['recommended-type-checked'] as never, { languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: root } } }] });
+        const results = await eslint.lintFiles(['src/caller.ts']);
+        return results.flatMap((r) => r.messages.map((m) => `${m.line} ${m.ruleId ?? m.message}`));
+      };
+      expect(await lint()).toEqual(['4 safe-retry/no-unsafe-write-retry']);
+      expect(await lint()).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env['TSESTREE_SINGLE_RUN'];
+      else process.env['TSESTREE_SINGLE_RUN'] = previous;
+    }
+  });
 
   it('finds only what the syntax shows with the syntactic preset', async () => {
     const { default: safeRetry } = await import('../dist/index.js');
