@@ -5,7 +5,7 @@ import { UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js'
 import { UNKNOWN, isKnown, isStaticFunction, isStaticObject } from '../eval/values.js';
 import type { OptionsView } from '../options.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
-import { optionsArgument, predicateFilter } from './sdk-shared.js';
+import { operationKindsRetried, optionsArgument, predicateFilter } from './sdk-shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const DEFAULTS = { initial: 300, max: Infinity, jitter: true, attempts: 5 };
@@ -25,8 +25,12 @@ const APOLLO_FIXES: LibraryFixes = {
  * Apollo Client `RetryLink`: `new RetryLink({ delay: {initial, max, jitter} | fn,
  * attempts: {max, retryIf} | fn })`. `attempts.max` counts attempts including the first
  * (default 5); delays are full-jitter exponential from 300 ms by default. Without `retryIf`
- * every error reaching the link is retried: network and server errors, not GraphQL errors
- * inside a result, which is Apollo's own classification.
+ * every error reaching the link is retried (`retryIf` defaults to `!!error`): network and server
+ * errors, not GraphQL errors inside a result. `HttpLink` turns every response with a status of 300
+ * or more into a `ServerError`, a network error, so 4xx are retried too (Apollo Client 3,
+ * `src/link/http/parseAndCheckHttpResponse.ts`; RetryLink's default in `src/link/retry/retryFunction.ts`).
+ * Every operation kind goes through the link, mutations included, unless `retryIf` (or an
+ * `attempts` function) reads the operation it is given.
  */
 export const apolloRetryLink: LibraryDescriptor = {
   id: 'apollo-retry-link',
@@ -44,6 +48,7 @@ export const apolloRetryLink: LibraryDescriptor = {
 
       let attempts: Setting<number>;
       let errorFilter: ErrorFilter;
+      let retriesWrites: Setting<boolean>;
       const attemptsFn = isStaticFunction(attemptsOption.value) ? functionOf(attemptsOption.valueNode, ctx) : undefined;
       if (attemptsFn) {
         // A function replaces both the count and the filter: `() => true` never stops.
@@ -52,12 +57,20 @@ export const apolloRetryLink: LibraryDescriptor = {
         errorFilter = forever
           ? { kind: 'none', clientErrors: [], retriesEverything: attemptsOption.property, node: attemptsOption.property }
           : { kind: 'custom', clientErrors: [], node: attemptsOption.property };
-      } else {
+        // `(count, operation, error) => ...`
+        retriesWrites = operationKindsRetried(attemptsOption, 1, ctx, use.expression);
+      } else if (readable(attemptsOption.value)) {
         const sub = view.sub('attempts');
-        attempts = readable(attemptsOption.value)
-          ? totalAttempts(sub.number('max', DEFAULTS.attempts), 'attempts')
-          : { value: UNKNOWN, node: attemptsOption.property };
-        errorFilter = readable(attemptsOption.value) ? predicateFilter(sub.get('retryIf'), ctx, LIBRARY_FILTER) : { kind: 'custom', clientErrors: [] };
+        attempts = totalAttempts(sub.number('max', DEFAULTS.attempts), 'attempts');
+        // The default `!!error` retries every network error, 4xx ServerErrors included.
+        const everyError: ErrorFilter = { ...LIBRARY_FILTER, retriesEverything: use.expression };
+        errorFilter = predicateFilter(sub.get('retryIf'), ctx, everyError);
+        // `retryIf(error, operation)`
+        retriesWrites = operationKindsRetried(sub.get('retryIf'), 1, ctx, use.expression);
+      } else {
+        attempts = { value: UNKNOWN, node: attemptsOption.property };
+        errorFilter = { kind: 'custom', clientErrors: [] };
+        retriesWrites = { value: UNKNOWN, node: attemptsOption.property };
       }
 
       let delay: DelaySchedule;
@@ -82,6 +95,7 @@ export const apolloRetryLink: LibraryDescriptor = {
         jitter,
         errorFilter,
         clientLevel: true,
+        retriesWrites,
         operation: call,
         options: optionsTarget(view, call, 0),
         fixes: {

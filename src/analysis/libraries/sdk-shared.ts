@@ -3,9 +3,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext } from '../library.js';
 import { alwaysTrue, argument, functionOf } from '../library.js';
-import type { ErrorFilter, Node } from '../model.js';
+import type { ErrorFilter, Node, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
-import { UNKNOWN, isStaticFunction, type Maybe, type StaticValue } from '../eval/values.js';
+import { RESPONSE, UNKNOWN, isStaticFunction, truth, type Maybe, type StaticValue } from '../eval/values.js';
+import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
+import { parameterVariable, returnOf } from '../eval/functions.js';
 import { contains, enclosingClass } from '../ast.js';
 
 const DURATION_UNITS: Record<string, number> = {
@@ -46,12 +48,49 @@ export function numberOrProvider(value: Maybe<StaticValue>, ctx: AnalysisContext
   return typeof v === 'number' ? v : UNKNOWN;
 }
 
-/** The predicate option of a filter (`retryIf`): `() => true` retries everything. */
+/**
+ * The predicate option of a filter (`retryIf`): one that is true for whatever error it is given
+ * (`() => true`, `(error) => !!error`) retries everything.
+ */
 export function predicateFilter(option: OptionValue, ctx: AnalysisContext, otherwise: ErrorFilter): ErrorFilter {
   if (!option.property && option.value === undefined) return otherwise;
   const fn = functionOf(option.valueNode, ctx);
-  if (fn && alwaysTrue(fn, ctx)) return { kind: 'none', clientErrors: [], retriesEverything: option.property, node: option.property };
+  if (fn && trueForEveryError(fn, ctx)) return { kind: 'none', clientErrors: [], retriesEverything: option.property, node: option.property };
   return { kind: 'custom', clientErrors: [], node: option.property };
+}
+
+/**
+ * True when a predicate called with an error as its first argument is true whatever the error:
+ * `() => true`, `(error) => !!error`, `(e) => Boolean(e)`. An error is an object, so truthy; any
+ * property of it stays unknown (`(e) => e && e.networkError` is not known to be true).
+ */
+export function trueForEveryError(fn: TSESTree.FunctionLike, ctx: AnalysisContext): boolean {
+  if (alwaysTrue(fn, ctx)) return true;
+  const first = fn.params[0];
+  if (first?.type !== T.Identifier) return false;
+  const variable = parameterVariable(ctx.sourceCode, fn, first);
+  const returned = returnOf(fn);
+  if (!variable || !returned || !('expr' in returned)) return false;
+  const env: Env = { ...STATIC_ENV, lookup: (v) => (v === variable ? RESPONSE : FREE) };
+  return truth(ctx.evaluator.evaluateIn(returned.expr, env)) === true;
+}
+
+/**
+ * Whether a GraphQL link or exchange that retries every operation kind (Apollo's `RetryLink`,
+ * urql's `retryExchange`) re-sends mutations: yes, unless its predicate reads the operation it is
+ * given (parameter `operationIndex`), which is how code restricts it to queries. `at` is where the
+ * finding goes when no predicate is written (the library's default retries every kind).
+ */
+export function operationKindsRetried(option: OptionValue, operationIndex: number, ctx: AnalysisContext, at: Node): Setting<boolean> {
+  if (!option.property && option.value === undefined) return { value: true, node: at };
+  const fn = functionOf(option.valueNode, ctx);
+  if (!fn) return { value: UNKNOWN, node: option.property };
+  const param = fn.params[operationIndex];
+  if (!param) return { value: true, node: option.property ?? at };
+  if (param.type !== T.Identifier) return { value: UNKNOWN, node: option.property };
+  const variable = parameterVariable(ctx.sourceCode, fn, param);
+  if (!variable || variable.references.length > 0) return { value: UNKNOWN, node: option.property };
+  return { value: true, node: option.property ?? at };
 }
 
 /** Is the option written (or possibly written, behind an unknown spread)? */

@@ -1,11 +1,11 @@
 import type { LibraryDescriptor } from '../library.js';
 import { callOf, labelOf } from '../library.js';
-import type { RetrySite, Setting } from '../model.js';
+import type { ErrorFilter, RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
-import { optionsArgument, predicateFilter, written } from './sdk-shared.js';
+import { operationKindsRetried, optionsArgument, predicateFilter, written } from './sdk-shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
 
 const DEFAULTS = { initialDelayMs: 1000, maxDelayMs: 15_000, maxNumberAttempts: 2, randomDelay: true };
@@ -29,7 +29,10 @@ const URQL_FIXES: LibraryFixes = {
  * retryWith })`. `maxNumberAttempts` counts attempts including the first (default 2). The
  * numeric options are read with `||`, so a written 0 means the default. Without
  * `randomDelay` the wait grows linearly (retryCount × initialDelayMs). Only network errors
- * are retried unless `retryIf`/`retryWith` says otherwise.
+ * are retried unless `retryIf`/`retryWith` says otherwise, but urql's fetch exchange makes a
+ * network error of any non-2xx response whose body is not a GraphQL result, so such 4xx are
+ * retried by default. Every operation kind is retried, mutations included, unless `retryIf`
+ * reads the operation it is given (`retryIf(error, operation)`).
  */
 export const urqlRetryExchange: LibraryDescriptor = {
   id: 'urql-retry-exchange',
@@ -59,8 +62,13 @@ export const urqlRetryExchange: LibraryDescriptor = {
       });
 
       const retryWith = view.get('retryWith');
-      let errorFilter = predicateFilter(view.get('retryIf'), ctx, LIBRARY_FILTER);
-      if (errorFilter === LIBRARY_FILTER && written(view, 'retryWith')) errorFilter = { kind: 'custom', clientErrors: [], node: retryWith.property };
+      const networkErrors: ErrorFilter = { ...LIBRARY_FILTER, clientErrors: [{ status: '4xx without a GraphQL body', node: use.expression }] };
+      let errorFilter = predicateFilter(view.get('retryIf'), ctx, networkErrors);
+      if (errorFilter === networkErrors && written(view, 'retryWith')) errorFilter = { kind: 'custom', clientErrors: [], node: retryWith.property };
+      // `retryWith(error, operation)` returns the operation to send again (or null): it reads it by design.
+      const retriesWrites: Setting<boolean> = view.state === 'unknown' ? { value: UNKNOWN }
+        : written(view, 'retryWith') ? { value: UNKNOWN, node: retryWith.property }
+        : operationKindsRetried(view.get('retryIf'), 1, ctx, use.expression);
 
       sites.push(site({
         library: 'urql-retry-exchange',
@@ -72,6 +80,7 @@ export const urqlRetryExchange: LibraryDescriptor = {
         jitter,
         errorFilter,
         clientLevel: true,
+        retriesWrites,
         operation: call,
         options: optionsTarget(view, call, 0),
         fixes: {

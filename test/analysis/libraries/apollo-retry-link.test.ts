@@ -31,13 +31,38 @@ describe('apollo-retry-link descriptor', () => {
       const delay = { initial: 200, max: 2000, jitter: true };
       module.exports = new Retry({
         delay,
-        attempts: { max: 3, retryIf: (error) => !!error && error.statusCode >= 500 },
+        attempts: { max: 3, retryIf: (error, operation) => !isMutation(operation) && !!error && error.statusCode >= 500 },
       });
     `;
     const [site] = analyse(code, { js: true });
     // ceilings: min(2000, 400), min(2000, 800)
     expect(site).toMatchObject({ attempts: 3, jitter: true, filter: 'custom', maxMs: 2000, worstCaseMs: 1200 });
     expect(lint(code, { js: true })).toEqual([]);
+  });
+
+  it('retries mutations and 4xx ServerErrors by default and with a retryIf true for any error', () => {
+    const findings = (code: string) => lint(code).filter((f) => f.rule === 'no-unsafe-write-retry' || f.rule === 'no-retry-on-client-error').map((f) => [f.rule, f.text]);
+    expect(findings(`import { RetryLink } from '@apollo/client/link/retry';
+      export const link = new RetryLink();`)).toEqual([
+      ['no-retry-on-client-error', 'RetryLink'],
+      ['no-unsafe-write-retry', 'RetryLink'],
+    ]);
+    // A shared options constant typed RetryLink.Options, as apps write it.
+    expect(findings(`import { RetryLink } from '@apollo/client/link/retry';
+      const retryOptions: RetryLink.Options = { delay: { initial: 300 }, attempts: { max: 5, retryIf: (error, _operation) => !!error } };
+      export const link = new RetryLink(retryOptions);`)).toEqual([
+      ['no-retry-on-client-error', 'retryIf: (error, _operation) => !!error'],
+      ['no-unsafe-write-retry', 'retryIf: (error, _operation) => !!error'],
+    ]);
+    // Reading the operation is how code keeps mutations out: the write and the filter are then not known.
+    expect(findings(`import { RetryLink } from '@apollo/client/link/retry';
+      new RetryLink({ attempts: { retryIf: (error, operation) => !!error && !isMutation(operation) } });`)).toEqual([]);
+    expect(findings(`import { RetryLink } from '@apollo/client/link/retry';
+      new RetryLink({ attempts: (count, operation, error) => count < 3 && operation.operationName === 'Feed' });`)).toEqual([]);
+    expect(findings(`import { RetryLink } from '@apollo/client/link/retry';
+      new RetryLink({ attempts: { retryIf: (error) => error.statusCode >= 500 && !!error } });`)).toEqual([
+      ['no-unsafe-write-retry', 'retryIf: (error) => error.statusCode >= 500 && !!error'],
+    ]);
   });
 
   it('without jitter the first wait is exactly initial and doubles', () => {

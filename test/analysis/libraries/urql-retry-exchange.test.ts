@@ -13,8 +13,13 @@ describe('urql-retry-exchange descriptor', () => {
     expect(site).toMatchObject({
       library: 'urql-retry-exchange', label: 'retryExchange()', attempts: 2, growth: 'exponential', initialMs: 1000,
       maxMs: 15000, jitter: true, filter: 'library-default', clientLevel: true, worstCaseMs: 2500,
+      clientErrors: ['4xx without a GraphQL body'],
     });
-    expect(lint(code)).toEqual([]);
+    // The defaults retry every operation kind on network errors, which a non-GraphQL 4xx body is.
+    expect(lint(code).map((f) => [f.rule, f.text])).toEqual([
+      ['no-retry-on-client-error', 'retryExchange'],
+      ['no-unsafe-write-retry', 'retryExchange'],
+    ]);
   });
 
   it('counts maxNumberAttempts as total attempts (fine config in a const)', () => {
@@ -24,7 +29,7 @@ describe('urql-retry-exchange descriptor', () => {
         initialDelayMs: 500,
         maxDelayMs: 4000,
         maxNumberAttempts: 3,
-        retryIf: (err) => !!(err && err.networkError),
+        retryIf: (err, operation) => operation.kind !== 'mutation' && !!(err && err.networkError),
       };
       module.exports = retryExchange(options);
     `;
@@ -32,6 +37,24 @@ describe('urql-retry-exchange descriptor', () => {
     // ceilings: 500 × 2.5 = 1250, then min(500 × 6.25, 4000) = 3125
     expect(site).toMatchObject({ attempts: 3, attemptsAt: 'maxNumberAttempts: 3', filter: 'custom', worstCaseMs: 1250 + 3125 });
     expect(lint(code, { js: true })).toEqual([]);
+  });
+
+  it('retries mutations unless retryIf reads the operation; retryWith is left unknown', () => {
+    const writes = (code: string) => lint(code).filter((f) => f.rule === 'no-unsafe-write-retry').map((f) => f.text);
+    expect(writes(`import { retryExchange } from '@urql/exchange-retry';
+      retryExchange({ retryIf: (error) => !!error.networkError });`)).toEqual(['retryIf: (error) => !!error.networkError']);
+    expect(writes(`import { retryExchange } from '@urql/exchange-retry';
+      retryExchange({ retryIf: (error, op) => op.kind === 'query' && !!error.networkError });`)).toEqual([]);
+    expect(writes(`import { retryExchange } from '@urql/exchange-retry';
+      retryExchange({ retryWith: (error, op) => (error.networkError ? op : null) });`)).toEqual([]);
+    expect(writes(`import { retryExchange } from '@urql/exchange-retry';
+      retryExchange(options);`)).toEqual([]);
+  });
+
+  it('reads a retryIf true for any error as retrying every failure', () => {
+    const [site] = analyse(`import { retryExchange } from '@urql/exchange-retry';
+      retryExchange({ retryIf: function (err) { return !!err; } });`);
+    expect(site).toMatchObject({ filter: 'none', retriesEverything: true });
   });
 
   it('without randomDelay the wait grows linearly (bad)', () => {
