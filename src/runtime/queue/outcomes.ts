@@ -39,12 +39,21 @@ export function createCompleter(deps: {
   safeOnError: (error: unknown, where: string) => void;
   /** True while the worker's loop is about to claim again (it takes the batch along). */
   claimWanted: () => boolean;
+  /** The worker's claim in flight, if any. */
+  claiming: () => Promise<unknown> | undefined;
 }): Completer {
-  const { store, now, safeOnError, claimWanted } = deps;
+  const { store, now, safeOnError, claimWanted, claiming } = deps;
   let batch: Completion[] = [];
   let scheduled = false;
   const flush = async () => {
     scheduled = false;
+    const inFlight = claiming();
+    if (inFlight !== undefined && batch.length > 0) {
+      // Sent alongside the claim, the batch would need a second connection (on PostgreSQL, a
+      // backend to start and statements to plan again). After it, the next claim may take it.
+      await inFlight.then(() => undefined, () => undefined);
+      if (claimWanted()) return;
+    }
     if (batch.length === 0) return;
     const current = batch;
     batch = [];

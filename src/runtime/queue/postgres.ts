@@ -165,6 +165,37 @@ function rowJson(r: NewTaskRow): string {
     `"last_error":${JSON.stringify(r.lastError)},"delay_ms":${r.delayMs}}`;
 }
 
+/** Characters that need no quoting in an array literal (UUIDs and the worker's lease tokens). */
+const PLAIN = /^[0-9A-Za-z_.:-]+$/;
+
+/**
+ * Ids and tokens as two array parameters. Written as array literals here when every element is
+ * plain (they always are for the worker's own claims), so the driver does not escape element by
+ * element; anything else goes as JS arrays for the driver to quote.
+ */
+function leaseArrays(leases: readonly { id: string; token: string }[]): [string | string[], string | string[]] {
+  let plain = true;
+  for (const l of leases) {
+    if (!PLAIN.test(l.id) || !PLAIN.test(l.token)) {
+      plain = false;
+      break;
+    }
+  }
+  if (!plain) return [leases.map((l) => l.id), leases.map((l) => l.token)];
+  let ids = '{';
+  let tokens = '{';
+  for (let i = 0; i < leases.length; i++) {
+    const l = leases[i] as { id: string; token: string };
+    if (i > 0) {
+      ids += ',';
+      tokens += ',';
+    }
+    ids += l.id;
+    tokens += l.token;
+  }
+  return [`${ids}}`, `${tokens}}`];
+}
+
 /**
  * The store for PostgreSQL: tasks live in the application database, so a task can be enqueued in
  * the same transaction as the business write that needs it (pass your client to `enqueue`).
@@ -199,15 +230,12 @@ WHERE t.id = ANY(ARRAY(SELECT id FROM due))`;
   const COMPLETE = (ids: number, tokens: number, now: number) => `UPDATE ${t} AS t SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(now)}
 WHERE ${OWN_LEASE(ids, tokens)}`;
   const SQL = {
-    claim: `WITH due AS (
-  ${DUE('')}
-)
-${TAKE}
-RETURNING ${CLAIMED}`,
-    // One statement (one round trip, one commit) completes what finished and claims what is due.
+    // One statement (one round trip, one commit) completes what finished and claims what is due;
+    // a claim alone passes no completions, a completion alone a limit of 0 (the LIMIT node then
+    // reads nothing). One statement, so each connection parses and plans one, not three.
     // The tasks being completed are excluded from the claim: one statement must not update a row
     // twice, and a lease that expired while its handler ran is still ours to complete.
-    claimAndComplete: `WITH done AS (
+    step: `WITH done AS (
   ${COMPLETE(7, 8, 1)}
   RETURNING t.id
 ), due AS (
@@ -219,8 +247,6 @@ RETURNING ${CLAIMED}`,
 SELECT * FROM claimed
 UNION ALL
 SELECT id::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM done`,
-    complete: `${COMPLETE(1, 2, 3)}
-RETURNING t.id::text AS id`,
     release: `UPDATE ${t} AS t SET status = 'pending', attempts = t.attempts - 1, next_attempt_at = ${NOW(3)},
   locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(3)}
 WHERE ${OWN_LEASE(1, 2)}`,
@@ -272,9 +298,7 @@ WHERE id = $1::uuid AND status = 'failed'`,
   // A name per statement text: stores on other tables (or schemas) on the same connection differ.
   const named = (text: string) => ({ name: `safe_retry_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text });
   const HOT = {
-    claim: named(SQL.claim),
-    claimAndComplete: named(SQL.claimAndComplete),
-    complete: named(SQL.complete),
+    step: named(SQL.step),
     enqueue: named(SQL.enqueue),
     fail: named(SQL.fail),
     extend: named(SQL.extend),
@@ -290,14 +314,31 @@ WHERE id = $1::uuid AND status = 'failed'`,
    * background, once per store. Without the privilege to analyse it nothing happens.
    */
   let analyzeChecked = false;
-  const analyzeOnce = () => {
+  // Awaited by the claim that found the backlog, once: run alongside the worker's next statement
+  // it would cost the worker a second connection (a backend to start, statements to plan again).
+  const analyzeOnce = async () => {
     if (analyzeChecked) return;
     analyzeChecked = true;
-    void pool
-      .query(`SELECT 1 FROM pg_stat_user_tables WHERE relid = '${t.replace(/'/g, "''")}'::regclass AND last_analyze IS NULL AND last_autoanalyze IS NULL`)
-      .then((res) => (res.rows.length > 0 ? pool.query(`ANALYZE ${t}`) : undefined))
-      .catch(() => undefined);
+    try {
+      const res = await pool.query(`SELECT 1 FROM pg_stat_user_tables WHERE relid = '${t.replace(/'/g, "''")}'::regclass AND last_analyze IS NULL AND last_autoanalyze IS NULL`);
+      if (res.rows.length > 0) await pool.query(`ANALYZE ${t}`);
+    } catch {
+      // Without the privilege to analyse (or a blip) autovacuum does it in its own time.
+    }
   };
+  const NO_COMPLETIONS: readonly { id: string; token: string }[] = [];
+  type StepRequest = { workerId: string; kinds: readonly string[]; limit: number; leaseMs: number; token: string; now: StoreNow };
+  async function step(req: StepRequest, complete: readonly { id: string; token: string }[]): Promise<{ claimed: ClaimedTask[]; completed: Set<string> }> {
+    const res = await run(pool, HOT.step, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs, ...leaseArrays(complete)]);
+    const claimed: ClaimedTask[] = [];
+    const completed = new Set<string>();
+    for (const r of res.rows) {
+      if (r.kind === null) completed.add(r.id as string);
+      else claimed.push(fromClaim(r, req));
+    }
+    if (req.limit > 0 && claimed.length === req.limit) await analyzeOnce();
+    return { claimed, completed };
+  }
   let migrated: Promise<void> | undefined;
   const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -361,34 +402,21 @@ WHERE id = $1::uuid AND status = 'failed'`,
     },
 
     async claim(req) {
-      const res = await run(pool, HOT.claim, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs]);
-      if (res.rows.length === req.limit) analyzeOnce();
-      return res.rows.map((r) => fromClaim(r, req));
+      return (await step(req, NO_COMPLETIONS)).claimed;
     },
 
     async claimAndComplete(req) {
-      const ids = req.complete.map((x) => x.id);
-      const tokens = req.complete.map((x) => x.token);
-      const res = await run(pool, HOT.claimAndComplete, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs, ids, tokens]);
-      const claimed: ClaimedTask[] = [];
-      const completed = new Set<string>();
-      for (const r of res.rows) {
-        if (r.kind === null) completed.add(r.id as string);
-        else claimed.push(fromClaim(r, req));
-      }
-      if (claimed.length === req.limit) analyzeOnce();
-      return { claimed, completed };
+      return step(req, req.complete);
     },
 
     async complete(req) {
       if (req.tasks.length === 0) return new Set();
-      const res = await run(pool, HOT.complete, [req.tasks.map((x) => x.id), req.tasks.map((x) => x.token), d(req.now)]);
-      return new Set(res.rows.map((r) => r.id as string));
+      return (await step({ now: req.now, kinds: [], limit: 0, workerId: '', token: '', leaseMs: 0 }, req.tasks)).completed;
     },
 
     async release(req) {
       if (req.tasks.length === 0) return 0;
-      const res = await pool.query(SQL.release, [req.tasks.map((x) => x.id), req.tasks.map((x) => x.token), d(req.now)]);
+      const res = await pool.query(SQL.release, [...leaseArrays(req.tasks), d(req.now)]);
       return res.rowCount ?? 0;
     },
 
@@ -399,7 +427,7 @@ WHERE id = $1::uuid AND status = 'failed'`,
 
     async extendLeases(req) {
       if (req.leases.length === 0) return new Set();
-      const res = await run(pool, HOT.extend, [req.leases.map((l) => l.id), req.leases.map((l) => l.token), req.leaseMs, d(req.now)]);
+      const res = await run(pool, HOT.extend, [...leaseArrays(req.leases), req.leaseMs, d(req.now)]);
       return new Set(res.rows.map((r) => r.id as string));
     },
 

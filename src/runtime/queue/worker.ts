@@ -58,7 +58,8 @@ export function createWorker(settings: QueueSettings, migrate: () => Promise<voi
     });
   }
 
-  const completer = createCompleter({ store, now, safeOnError, claimWanted });
+  let claiming: Promise<unknown> | undefined;
+  const completer = createCompleter({ store, now, safeOnError, claimWanted, claiming: () => claiming });
 
   async function recordFailure(task: ClaimedTask, error: string, terminal: boolean): Promise<void> {
     const delayMs = backoffDelayMs(task.attempts, { baseDelayMs, maxDelayMs, jitter });
@@ -163,15 +164,25 @@ export function createWorker(settings: QueueSettings, migrate: () => Promise<voi
     const taken = store.claimAndComplete ? completer.take() : [];
     let tasks: ClaimedTask[];
     if (taken.length === 0) {
-      tasks = await store.claim(req);
+      const claim = store.claim(req);
+      claiming = claim;
+      try {
+        tasks = await claim;
+      } finally {
+        claiming = undefined;
+      }
     } else {
       let result: { claimed: ClaimedTask[]; completed: Set<string> };
+      const claim = (store.claimAndComplete as NonNullable<TaskStore['claimAndComplete']>)({ ...req, complete: taken });
+      claiming = claim;
       try {
-        result = await (store.claimAndComplete as NonNullable<TaskStore['claimAndComplete']>)({ ...req, complete: taken });
+        result = await claim;
       } catch (error) {
         // The completions were not recorded: send them alone, with the usual retries.
         for (const c of taken) void completer.complete(c.id, c.token).then(c.resolve, c.reject);
         throw error;
+      } finally {
+        claiming = undefined;
       }
       settleCompletions(taken, result);
       tasks = result.claimed;

@@ -196,6 +196,56 @@ INSERT INTO ${table} (id, kind, payload, idempotency_key, max_attempts, next_att
     }
   });
 
+  it('runs a busy worker on two connections: one listening, one for claims and completions', async () => {
+    const table = 'conn_tasks';
+    const N = 600;
+    const workerPool = new pg.Pool({ connectionString, max: 12 });
+    workerPool.on('error', () => undefined);
+    let opened = 0;
+    workerPool.on('connect', () => void opened++);
+    let ran = 0;
+    let allRan!: () => void;
+    const finished = new Promise<void>((r) => (allRan = r));
+    const producer = createTaskQueue({ store: postgresStore({ pool, table }), ...quiet, handlers: {}, enqueueOnlyKinds: ['k'] });
+    await producer.enqueueMany(Array.from({ length: N }, (_, i) => ({ kind: 'k', payload: i })));
+    const q = createTaskQueue({
+      store: postgresStore({ pool: workerPool, table }),
+      ...quiet,
+      concurrency: 10,
+      batchSize: 50,
+      pollIntervalMs: 50,
+      handlers: { k: async () => void (++ran === N && allRan()) },
+    });
+    try {
+      q.start();
+      await finished;
+      await vi.waitFor(async () => expect(await producer.stats()).toMatchObject({ completed: N }), { timeout: 20_000, interval: 50 });
+      await q.stop();
+      // Completions that finish while a claim is in flight wait for it instead of opening a
+      // connection of their own; the one-time ANALYZE runs on the claim's connection too.
+      expect(opened).toBeLessThanOrEqual(2);
+    } finally {
+      await workerPool.end();
+    }
+  });
+
+  it('completes under lease tokens of any text, also ones an array literal would have to quote', async () => {
+    const table = 'token_tasks';
+    const store = postgresStore({ pool, table });
+    const q = createTaskQueue({ store, ...quiet, handlers: { k: () => undefined } });
+    const a = (await q.enqueue('k', 1)).taskId;
+    const b = (await q.enqueue('k', 2)).taskId;
+    const req = { workerId: 'w', kinds: ['k'], leaseMs: 60_000, now: undefined };
+    const odd = 'tok, "quoted" {braces} \\ back';
+    expect((await store.claim({ ...req, limit: 1, token: odd })).map((t) => t.id)).toEqual([a]);
+    expect((await store.claim({ ...req, limit: 1, token: 'plain-token' })).map((t) => t.id)).toEqual([b]);
+    // A wrong token completes nothing; the right ones complete, in one statement with mixed tokens.
+    expect([...(await store.complete({ tasks: [{ id: a, token: 'tok' }], now: undefined }))]).toEqual([]);
+    const done = await store.complete({ tasks: [{ id: a, token: odd }, { id: b, token: 'plain-token' }], now: undefined });
+    expect([...done].sort()).toEqual([a, b].sort());
+    expect(await q.stats()).toMatchObject({ completed: 2, running: 0 });
+  });
+
   it('analyses a never-analysed table once it finds a backlog, so claims walk the due index', async () => {
     const table = 'fresh_tasks';
     const q = createTaskQueue({ store: postgresStore({ pool, table }), ...quiet, batchSize: 10, handlers: { k: () => undefined } });
