@@ -6,6 +6,7 @@
  */
 import type { AnalysisContext } from './library.js';
 import type { DelaySchedule, OptionEdit, RetrySite } from './model.js';
+import type { HttpCall } from './operations/types.js';
 import { geometricSchedule, worstCaseDurationMs } from './schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from './eval/values.js';
 import {
@@ -14,7 +15,6 @@ import {
   TYPICAL_ATTEMPTS,
   TYPICAL_FIRST_WAIT_MS,
   TYPICAL_MULTIPLIER,
-  RETRYABLE_CLIENT_ERRORS,
   growsExponentially,
 } from '../shared/guide-limits.js';
 
@@ -56,7 +56,7 @@ export interface ScheduleVocabulary {
 export interface LibraryFixes {
   readonly schedule?: ScheduleVocabulary | undefined;
   /** Add or narrow the error filter so that 4xx (but 408 and 429) are not retried. */
-  clientErrors?(site: RetrySite, ctx: AnalysisContext): OptionEdit[] | undefined;
+  clientErrors?(site: RetrySite, ctx: AnalysisContext, httpCalls: readonly HttpCall[]): OptionEdit[] | undefined;
   /** Turn the site's own retries off (an inner layer under another retry). */
   disable?(site: RetrySite, ctx: AnalysisContext): OptionEdit[] | undefined;
 }
@@ -209,25 +209,6 @@ export function scheduleWaits(attempts: Maybe<number>, delay: DelaySchedule): nu
 export function formatWaits(waits: readonly number[], format: (ms: number) => string): string {
   const shown = waits.length > 6 ? [...waits.slice(0, 4).map(format), '...', format(waits[waits.length - 1]!)] : waits.map(format);
   return shown.join(', ');
-}
-
-/**
- * Source text reading an error's HTTP status the way axios, got and ky attach it; `Object(...)`
- * keeps it valid JavaScript and type-correct TypeScript whatever the error's declared type.
- */
-export function statusOfText(error: string): string {
-  return `(Object(${error}).response?.status ?? Object(${error}).status)`;
-}
-
-/** Source text true for a 4xx that fails the same way on every attempt (not 408, not 429). */
-export function clientErrorTest(status: string): string {
-  const allowed = [...RETRYABLE_CLIENT_ERRORS].map((s) => ` && ${status} !== ${s}`).join('');
-  return `${status} >= 400 && ${status} < 500${allowed}`;
-}
-
-/** `(error) => ...` body that is true when an error is worth retrying (not a 4xx contract error). */
-export function retryableErrorArrow(param: string, error = param): string {
-  return `(${param}) => { const status = ${statusOfText(error)}; return !(${clientErrorTest('status')}); }`;
 }
 
 /** Where a library keeps each schedule setting, for `keyedSchedule`. */

@@ -7,6 +7,7 @@ import type { AnalysisContext } from './library.js';
 import { LIBRARIES } from './libraries/index.js';
 import type { OptionEdit, RetrySite } from './model.js';
 import { lookupProperty, unwrap } from './ast.js';
+import type { HttpCall } from './operations/types.js';
 
 type Fixer = TSESLint.RuleFixer;
 type Fix = TSESLint.RuleFix;
@@ -20,9 +21,47 @@ export function optionEditsFix(
   edits: readonly OptionEdit[] | undefined,
   sourceCode: Readonly<TSESLint.SourceCode>,
 ): ((fixer: Fixer) => Fix[]) | undefined {
-  if (!edits || edits.length === 0 || !site.options) return undefined;
+  if (!edits || edits.length === 0) return undefined;
   const plans: Array<(fixer: Fixer) => Fix> = [];
-  const { object, call, argumentIndex } = site.options;
+  // Edits on source ranges (hand-written code, a filter's list, an added import) go as written.
+  for (const edit of edits) if (edit.range) plans.push(rangeEdit(edit.range, edit.text));
+  const onOptions = edits.filter((e) => !e.range);
+  if (onOptions.length > 0) {
+    if (!site.options) return undefined;
+    const placed = optionPlans(site.options, onOptions, sourceCode);
+    if (!placed) return undefined;
+    plans.push(...placed);
+  }
+  const fixes = plans.map((p) => p(EAGER));
+  // Two edits of one place cannot be applied together: no suggestion rather than a crash.
+  const sorted = [...fixes].sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1]);
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.range[0] < sorted[i - 1]!.range[1]) return undefined;
+  return () => fixes;
+}
+
+function rangeEdit(range: readonly [number, number], text: string): (fixer: Fixer) => Fix {
+  return (f) => f.replaceTextRange([range[0], range[1]], text);
+}
+
+/** A fixer that builds the fix objects at once, so that overlapping edits are found before reporting. */
+const EAGER: Fixer = {
+  insertTextAfter: (n, text) => ({ range: [n.range[1], n.range[1]], text }),
+  insertTextAfterRange: (r, text) => ({ range: [r[1], r[1]], text }),
+  insertTextBefore: (n, text) => ({ range: [n.range[0], n.range[0]], text }),
+  insertTextBeforeRange: (r, text) => ({ range: [r[0], r[0]], text }),
+  remove: (n) => ({ range: [n.range[0], n.range[1]], text: '' }),
+  removeRange: (r) => ({ range: [r[0], r[1]], text: '' }),
+  replaceText: (n, text) => ({ range: [n.range[0], n.range[1]], text }),
+  replaceTextRange: (r, text) => ({ range: [r[0], r[1]], text }),
+};
+
+function optionPlans(
+  target: NonNullable<RetrySite['options']>,
+  edits: readonly OptionEdit[],
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): Array<(fixer: Fixer) => Fix> | undefined {
+  const plans: Array<(fixer: Fixer) => Fix> = [];
+  const { object, call, argumentIndex } = target;
   const scopeOf = (n: TSESTree.Node) => sourceCode.getScope(n);
   for (const edit of edits) {
     if (edit.path.length === 0) {
@@ -43,7 +82,7 @@ export function optionEditsFix(
   }
   const fresh = object ? [] : edits.filter((e) => e.path.length > 0);
   if (fresh.length && call) plans.push(appendArgument(call, objectText(fresh), sourceCode));
-  return (fixer) => plans.map((p) => p(fixer));
+  return plans;
 }
 
 /** `{ retries: 2, retry: { limit: 2 } }` from option edits on paths. */
@@ -159,7 +198,7 @@ export function scheduleSuggestion(
     const planned = planSchedule(site, vocabulary, goal, model.context);
     if (planned === undefined) return undefined;
     if (planned !== UNWRITABLE) {
-      const fix = site.library === HAND_WRITTEN ? textEditsFix(planned.edits) : optionEditsFix(site, planned.edits, model.context.sourceCode);
+      const fix = optionEditsFix(site, planned.edits, model.context.sourceCode);
       if (fix) return { edits: planned.edits, fix, waits: planned.waits };
     }
     // A compliant plan the vocabulary cannot place (a bare count, `async.retry(3, task)`): the
@@ -174,8 +213,12 @@ export function scheduleSuggestion(
 }
 
 /** An error filter that stops on 4xx, in the library's vocabulary. */
-export function clientErrorSuggestion(site: RetrySite, model: { readonly context: AnalysisContext }): Suggestion | undefined {
-  const edits = libraryFixesOf(site)?.clientErrors?.(site, model.context);
+export function clientErrorSuggestion(
+  site: RetrySite,
+  model: { readonly context: AnalysisContext },
+  httpCalls: readonly HttpCall[],
+): Suggestion | undefined {
+  const edits = libraryFixesOf(site)?.clientErrors?.(site, model.context, httpCalls);
   return editsSuggestion(site, edits, model.context);
 }
 
@@ -187,16 +230,6 @@ export function disableSuggestion(site: RetrySite, model: { readonly context: An
 }
 
 function editsSuggestion(site: RetrySite, edits: readonly OptionEdit[] | undefined, ctx: AnalysisContext): Suggestion | undefined {
-  if (!edits || edits.length === 0) return undefined;
-  const fix = site.library === HAND_WRITTEN ? textEditsFix(edits) : optionEditsFix(site, edits, ctx.sourceCode);
-  return fix ? { edits, fix } : undefined;
-}
-
-/**
- * Edits on source ranges rather than option paths (hand-written loops have no options object):
- * `path` is empty and `range` says what to replace.
- */
-function textEditsFix(edits: readonly OptionEdit[]): ((fixer: Fixer) => Fix[]) | undefined {
-  if (edits.some((e) => !e.range)) return undefined;
-  return (fixer) => edits.map((e) => fixer.replaceTextRange(e.range!, e.text));
+  const fix = optionEditsFix(site, edits, ctx.sourceCode);
+  return fix && edits ? { edits, fix } : undefined;
 }

@@ -1,8 +1,11 @@
+import type { TSESTree } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
+import { clientErrorSuggestion, describeEdits, type Suggestion } from '../analysis/fixes.js';
+import type { RetrySite } from '../analysis/model.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
-type MessageIds = 'retriesClientError' | 'retriesEverything' | 'unfilteredHttp';
+type MessageIds = 'retriesClientError' | 'retriesEverything' | 'unfilteredHttp' | 'stopOnClientErrors';
 
 export default createRule<Options, MessageIds>({
   name: 'no-retry-on-client-error',
@@ -13,14 +16,16 @@ export default createRule<Options, MessageIds>({
       recommended: 'recommended',
       guideRules: ['R-RES-RE-2', 'R-RES-RE-X2'],
     },
+    hasSuggestions: true,
     schema: [],
     messages: {
       retriesClientError:
-        '{{label}} retries HTTP {{status}}, a client error that fails the same way on every attempt (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx.',
+        '{{label}} retries HTTP {{status}}, a client error that fails the same way on every attempt (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx{{noEdit}}.',
       retriesEverything:
-        '{{label}} retries every failure, 4xx client errors included (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx.',
+        '{{label}} retries every failure, 4xx client errors included (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx{{noEdit}}.',
       unfilteredHttp:
-        '{{label}} retries every error of {{call}}, including its 4xx responses (R-RES-RE-X2). Add an error filter that stops on 4xx (for example a predicate that only accepts network errors, 408, 429 and 5xx).',
+        '{{label}} retries every error of {{call}}, including its 4xx responses (R-RES-RE-X2). Add an error filter that stops on 4xx (for example a predicate that only accepts network errors, 408, 429 and 5xx){{noEdit}}.',
+      stopOnClientErrors: 'Stop retrying on 4xx other than 408 and 429 ({{edit}}).',
     },
   },
   defaultOptions: [],
@@ -30,22 +35,31 @@ export default createRule<Options, MessageIds>({
         const model = getRetryModel(context);
         for (const site of model.sitesFor('client-errors')) {
           const filter = site.errorFilter;
+          const httpCalls = model.operations.facts(site).httpCalls;
+          let planned: { suggestion: Suggestion | undefined } | undefined;
+          const suggestionOf = (s: RetrySite) => (planned ??= { suggestion: clientErrorSuggestion(s, model, httpCalls) }).suggestion;
+          const report = (node: TSESTree.Node, messageId: Exclude<MessageIds, 'stopOnClientErrors'>, data: Record<string, string>) => {
+            const suggestion = suggestionOf(site);
+            context.report({
+              node,
+              messageId,
+              // Where no edit keeps the rest of the filter's meaning, the message says so.
+              data: { ...data, noEdit: suggestion ? '' : '; no edit of this site can be suggested safely, write the filter by hand' },
+              suggest: suggestion ? [{ messageId: 'stopOnClientErrors', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],
+            });
+          };
           for (const inclusion of filter.clientErrors) {
-            context.report({ node: inclusion.node, messageId: 'retriesClientError', data: { label: site.label, status: inclusion.status } });
+            report(inclusion.node, 'retriesClientError', { label: site.label, status: inclusion.status });
           }
           if (filter.clientErrors.length > 0) continue;
           if (filter.retriesEverything) {
-            context.report({ node: filter.retriesEverything, messageId: 'retriesEverything', data: { label: site.label } });
+            report(filter.retriesEverything, 'retriesEverything', { label: site.label });
             continue;
           }
           if (filter.kind !== 'none') continue;
-          const call = model.operations.facts(site).httpCalls.find((c) => c.throwsOnClientError);
+          const call = httpCalls.find((c) => c.throwsOnClientError);
           if (!call) continue;
-          context.report({
-            node: site.reportNode,
-            messageId: 'unfilteredHttp',
-            data: { label: site.label, call: `${context.sourceCode.getText(call.node.callee)}()` },
-          });
+          report(site.reportNode, 'unfilteredHttp', { label: site.label, call: `${context.sourceCode.getText(call.node.callee)}()` });
         }
       },
     };

@@ -109,6 +109,13 @@ run('no-retry-on-client-error', clientErrors, {
     { code: angularPost.replace("this.http.post('/orders', o)", "this.http.get('/orders')"), errors: [{ messageId: 'unfilteredHttp' }] },
     { code: interceptor, errors: [{ messageId: 'unfilteredHttp' }] },
     { code: nest, errors: [{ messageId: 'unfilteredHttp' }] },
-    { code: imported, errors: [{ messageId: 'unfilteredHttp' }] },
+    {
+      code: imported,
+      errors: [{
+        messageId: 'unfilteredHttp',
+        // A client named after axios keeps the status in response.status: the catch rethrows 4xx.
+        suggestions: [{ messageId: 'stopOnClientErrors', output: imported.replace('catch (e) {', 'catch (e) {\n    const status = (Object(e).response?.status ?? Object(e).status);\n    if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw e;') }],
+      }],
+    },
   ],
 });

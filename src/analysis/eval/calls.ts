@@ -9,7 +9,7 @@ import { MATH, NUMBER_PARSERS, RANDOM_NAME, parseNumber } from './builtins.js';
 import { MAX_DEPTH, sawCap, sawRandom, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
 import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
-import { UNKNOWN, isInterval, isSetValue, range, toInterval, type SymbolicValue, type Value } from './values.js';
+import { RESPONSE, UNKNOWN, isInterval, isSetValue, range, toInterval, type SymbolicValue, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -38,6 +38,11 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
     return UNKNOWN;
   }
   if (callee.type !== T.Identifier) return UNKNOWN;
+  // `Object(error)`: the same error object (the form suggestions write so that it type-checks).
+  if (callee.name === 'Object' && args.length === 1 && !ev.shadowed(callee)) {
+    const inner = ev.eval(args[0], env, depth);
+    return inner === RESPONSE ? RESPONSE : UNKNOWN;
+  }
   const variable = ev.variableOf(callee);
   if (NUMBER_PARSERS.has(callee.name) && !variable?.defs.length) return parseNumber(callee.name, ev.eval(args[0], env, depth));
   const imported = env.importOf?.(callee);

@@ -2,7 +2,12 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, functionOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
-import type { RetrySite } from '../model.js';
+import type { OptionEdit, RetrySite } from '../model.js';
+import type { AnalysisContext } from '../library.js';
+import type { HttpCall } from '../operations/types.js';
+import { clientErrorTest, statusOfText } from '../fix-filters.js';
+import { nameInUse } from '../fix-imports.js';
+import { unwrap } from '../ast.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 
 /**
@@ -15,7 +20,7 @@ export const asyncRetry: LibraryDescriptor = {
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['async-retry'] },
   attemptParameter: { index: 1 },
-  fixes: { schedule: NODE_RETRY_SCHEDULE },
+  fixes: { schedule: NODE_RETRY_SCHEDULE, clientErrors: bailOnClientErrors },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -42,3 +47,26 @@ export const asyncRetry: LibraryDescriptor = {
     return sites;
   },
 };
+
+/**
+ * async-retry stops on an error through `bail`: the retried function, written inline without
+ * parameters, takes `bail` and calls it on a 4xx other than 408 and 429. The error thrown after it
+ * carries `bail: true`, which async-retry reads as "do not retry" (a plain rethrow after `bail`
+ * would still schedule the next attempt), and keeps the function's return type unchanged.
+ */
+function bailOnClientErrors(site: RetrySite, ctx: AnalysisContext, httpCalls: readonly HttpCall[]): OptionEdit[] | undefined {
+  if (site.errorFilter.kind !== 'none' || !site.operation) return undefined;
+  const fn = unwrap(site.operation);
+  if (fn.type !== T.ArrowFunctionExpression && fn.type !== T.FunctionExpression) return undefined;
+  if (fn.params.length > 0 || fn.generator || !fn.body || nameInUse(ctx, 'bail', fn) || nameInUse(ctx, 'error', fn) || nameInUse(ctx, 'status', fn)) return undefined;
+  const source = ctx.sourceCode;
+  const status = statusOfText('error', httpCalls);
+  if (!status) return undefined;
+  const guard = `const status = ${status}; if (${clientErrorTest('status')}) { bail(Object(error)); throw Object.assign(new Error('not retried: HTTP ' + String(status)), { bail: true }); }`;
+  const body = fn.body.type === T.BlockStatement
+    ? source.getText(fn.body).slice(1, -1).trim()
+    : `return await (${source.getText(fn.body)});`;
+  const wrapped = `{ try { ${body} } catch (error) { ${guard} throw error; } }`;
+  const text = fn.type === T.ArrowFunctionExpression ? `async (bail) => ${wrapped}` : `async function${fn.id ? ` ${fn.id.name}` : ''}(bail) ${wrapped}`;
+  return [{ path: [], range: fn.range, text, label: 'bail(error) on 4xx' }];
+}

@@ -3,7 +3,9 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { alwaysTrue, argument, callOf, functionOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';
-import type { DelaySchedule, ErrorFilter, Node, RetrySite, Setting, SiteFixes } from '../model.js';
+import type { DelaySchedule, ErrorFilter, Node, OptionEdit, RetrySite, Setting, SiteFixes } from '../model.js';
+import { dropClientErrorEntries } from '../fix-filters.js';
+import { importedName } from '../fix-imports.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN } from '../eval/values.js';
@@ -30,6 +32,7 @@ const BUILT_IN_CONDITIONS = new Set([
  */
 export const axiosRetry: LibraryDescriptor = {
   id: MODULE,
+  fixes: { clientErrors: axiosRetryClientErrors },
   callableClient: true,
   modules: [MODULE],
   find(uses, ctx) {
@@ -62,6 +65,19 @@ export const axiosRetry: LibraryDescriptor = {
     return sites;
   },
 };
+
+/**
+ * A condition that retries everything goes back to the library's own default
+ * (`isNetworkOrIdempotentRequestError`: network errors, 429 and 5xx); a predicate that names 4xx
+ * loses those terms.
+ */
+function axiosRetryClientErrors(site: RetrySite, ctx: AnalysisContext): OptionEdit[] | undefined {
+  if (!site.errorFilter.retriesEverything) return dropClientErrorEntries(site, ctx);
+  const callee = unwrap(site.reportNode);
+  const name = callee.type === T.Identifier ? { name: `${callee.name}.isNetworkOrIdempotentRequestError`, edits: [] } : importedName(ctx, MODULE, 'isNetworkOrIdempotentRequestError');
+  if (!name) return undefined;
+  return [...name.edits, { path: ['retryCondition'], text: name.name }];
+}
 
 function fixes(name: string | undefined): SiteFixes {
   // The helpers hang off the default export, so the local name of the call reaches them.

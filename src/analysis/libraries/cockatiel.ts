@@ -11,6 +11,8 @@ import { arraySchedule, readDelayFunction, scheduleOfReading } from './delay-fun
 import { localReference } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 import { keyedSchedule, withTypicalWaits, type LibraryFixes } from '../fix-plan.js';
+import { retryableErrorArrow } from '../fix-filters.js';
+import { importedName } from '../fix-imports.js';
 
 const MODULES = ['cockatiel'];
 
@@ -20,6 +22,16 @@ const MODULES = ['cockatiel'];
  */
 const COCKATIEL_KEYS = keyedSchedule({ attempts: { path: ['maxAttempts'], counts: 'retries' } });
 const COCKATIEL_FIXES: LibraryFixes = {
+  // `handleAll` written at the call becomes `handleWhen(...)` that stops on 4xx (not 408, 429).
+  clientErrors(site, ctx, httpCalls) {
+    if (site.errorFilter.kind !== 'none' || site.node.type !== T.CallExpression) return undefined;
+    const policy = site.node.arguments[0];
+    if (!policy || policy.type !== T.Identifier || cockatielPath(policy, ctx) !== 'handleAll') return undefined;
+    const predicate = retryableErrorArrow('error', 'error', httpCalls);
+    const handleWhen = predicate ? importedName(ctx, MODULES[0]!, 'handleWhen') : undefined;
+    if (!handleWhen) return undefined;
+    return [...handleWhen.edits, { path: [], range: policy.range, text: `${handleWhen.name}(${predicate})`, label: 'handleWhen(not a 4xx)' }];
+  },
   schedule: {
     writes: ['attempts', 'initialMs', 'multiplier', 'maxMs', 'jitter'],
     jitterBound: { factor: 1 },

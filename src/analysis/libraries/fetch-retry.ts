@@ -11,12 +11,15 @@ import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { Layers, declaredName, withoutInherited, predicateClientErrors, referencesOf, statusListFilter, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
 import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
+import { dropClientErrorEntries } from '../fix-filters.js';
 
 const MODULE = 'fetch-retry';
 const KEYS = ['retries', 'retryDelay', 'retryOn'];
 
 /** Suggestions in this library's words (fixes.ts reads this facet). */
 const FETCH_RETRY_FIXES: LibraryFixes = {
+  // 4xx entries taken out of the written status list (fix-filters.ts).
+  clientErrors: dropClientErrorEntries,
   schedule: functionSchedule({
     attempts: { path: ['retries'], counts: 'retries' },
     delay: (body) => ({ path: ['retryDelay'], text: `(attempt) => ${body('attempt')}` }),

@@ -11,12 +11,15 @@ import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { writesRetried, Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, referencesOf, statusListFilter, optionsArgument, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+import { dropClientErrorEntries } from '../fix-filters.js';
 
 const MODULE = 'got';
 const RETRIED_METHODS = ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'];
 
 /** Suggestions in this library's words (fixes.ts reads this facet). */
 const GOT_FIXES: LibraryFixes = {
+  // 4xx entries taken out of the written status list (fix-filters.ts).
+  clientErrors: dropClientErrorEntries,
   schedule: keyedSchedule({
     attempts: { path: ['retry', 'limit'], counts: 'retries' },
     maxMs: ['retry', 'backoffLimit'],

@@ -9,6 +9,7 @@ import { readDelayFunction } from './delay-function.js';
 import { Layers, METHOD_SHORTCUTS, withoutInherited, declaredName, memberCall, methodOption, methodRetried, predicateClientErrors, referencesOf, statusListFilter, optionsArgument , writesRetried, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, orUnknown, site } from './shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+import { dropClientErrorEntries } from '../fix-filters.js';
 
 const MODULE = 'ky';
 const RETRIED_METHODS = ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'];
@@ -16,6 +17,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Suggestions in this library's words (fixes.ts reads this facet). */
 const KY_FIXES: LibraryFixes = {
+  // 4xx entries taken out of the written status list (fix-filters.ts).
+  clientErrors: dropClientErrorEntries,
   schedule: keyedSchedule({
     attempts: { path: ['retry', 'limit'], counts: 'retries' },
     maxMs: ['retry', 'backoffLimit'],

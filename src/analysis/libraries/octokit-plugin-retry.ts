@@ -9,12 +9,22 @@ import { unwrap } from '../ast.js';
 import { declaredName, referencesOf, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
+import { withDefaults } from '../fix-filters.js';
 
 const MODULE = '@octokit/plugin-retry';
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 451];
 
 /** Suggestions in this library's words: its own count edit (the schedule is the library's). */
-const OCTOKIT_FIXES: LibraryFixes = { schedule: SITE_COUNT_SCHEDULE };
+const OCTOKIT_FIXES: LibraryFixes = {
+  schedule: SITE_COUNT_SCHEDULE,
+  // The defaults a written `doNotRetry` leaves out (an empty list leaves out all of them), added back.
+  clientErrors(site, ctx) {
+    const option = ctx.options(site.options?.object).get('retry');
+    const list = option.valueNode ? ctx.options(option.valueNode).get('doNotRetry') : undefined;
+    const text = list?.property && !list.property.shorthand ? withDefaults(list.valueNode, DO_NOT_RETRY, ctx) : undefined;
+    return text ? [{ path: ['retry', 'doNotRetry'], text }] : undefined;
+  },
+};
 
 /**
  * @octokit/plugin-retry: `const MyOctokit = Octokit.plugin(retry)`, then

@@ -1,7 +1,9 @@
 import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, functionOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';
-import { retryableErrorArrow } from '../fix-plan.js';
+import { retryableErrorArrow } from '../fix-filters.js';
+import type { HttpCall } from '../operations/types.js';
+import type { AnalysisContext } from '../library.js';
 import type { OptionEdit, RetrySite } from '../model.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside } from './shared.js';
 
@@ -39,7 +41,8 @@ export const pRetry: LibraryDescriptor = {
 };
 
 /** p-retry 7+ hands `shouldRetry` a context `{ error, attemptNumber, retriesLeft }`. */
-function pRetryClientErrors(site: RetrySite): OptionEdit[] | undefined {
+function pRetryClientErrors(site: RetrySite, _ctx: AnalysisContext, httpCalls: readonly HttpCall[]): OptionEdit[] | undefined {
   if (site.errorFilter.kind !== 'none') return undefined;
-  return [{ path: ['shouldRetry'], text: retryableErrorArrow('{ error }', 'error') }];
+  const text = retryableErrorArrow('{ error }', 'error', httpCalls);
+  return text ? [{ path: ['shouldRetry'], text }] : undefined;
 }

@@ -10,11 +10,14 @@ import { findVariable, staticPropertyName, unwrap } from '../ast.js';
 import { clientErrorRange, predicateClientErrors, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, orUnknown, site } from './shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+import { dropClientErrorEntries } from '../fix-filters.js';
 
 const MODULE = 'retry-axios';
 
 /** Suggestions in this library's words (fixes.ts reads this facet). */
 const RETRY_AXIOS_FIXES: LibraryFixes = {
+  // 4xx entries taken out of the written status list (fix-filters.ts).
+  clientErrors: dropClientErrorEntries,
   schedule: keyedSchedule({
     attempts: { path: ['retry'], counts: 'retries' },
     initialMs: ['retryDelay'],

@@ -10,6 +10,9 @@ import { unwrap } from '../ast.js';
 import { mayEndRetrying, readDelayFunction, scheduleOfReading, type DelayReading } from './delay-function.js';
 import { localReference, replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
+import { clientErrorTest, statusOfText } from '../fix-filters.js';
+import { importedName } from '../fix-imports.js';
+import type { HttpCall } from '../operations/types.js';
 
 const MODULES = ['rxjs', 'rxjs/operators'];
 
@@ -23,6 +26,7 @@ const MODULES = ['rxjs', 'rxjs/operators'];
 export const rxjs: LibraryDescriptor = {
   id: 'rxjs',
   modules: MODULES,
+  fixes: { clientErrors: rethrowClientErrors },
   // The deprecated `retryWhen` hand-rolls what `retry({ delay })` now does (R-RES-RE-X4).
   legacy: { exports: { rxjs: ['retryWhen'], 'rxjs/operators': ['retryWhen'] }, hint: " (in rxjs, retry's delay option)" },
   find(uses, ctx) {
@@ -176,4 +180,20 @@ function fixesOf(
       return [{ path: ['delay'], text: replaceInside(ctx, fn, wait, `(${ctx.sourceCode.getText(wait)}) * (0.5 + Math.random())`) }];
     },
   };
+}
+
+/**
+ * `retry({ count, delay: 1000 })` stops on a 4xx by throwing it from `delay` (the error reaches the
+ * subscriber), keeping the same wait through `timer`. Other shapes (a delay function of the code's
+ * own, a bare count) are left alone.
+ */
+function rethrowClientErrors(site: RetrySite, ctx: AnalysisContext, httpCalls: readonly HttpCall[]): OptionEdit[] | undefined {
+  if (site.errorFilter.kind !== 'none' || !site.options?.object) return undefined;
+  const delay = ctx.options(site.options.object).get('delay');
+  if (!delay.property || delay.property.shorthand || typeof delay.value !== 'number' || delay.value < 0) return undefined;
+  const status = statusOfText('error', httpCalls);
+  const timer = status ? importedName(ctx, 'rxjs', 'timer') : undefined;
+  if (!timer) return undefined;
+  const text = `(error) => { const status = ${status}; if (${clientErrorTest('status')}) throw error; return ${timer.name}(${ctx.sourceCode.getText(delay.valueNode!)}); }`;
+  return [...timer.edits, { path: ['delay'], text, label: 'delay: rethrow 4xx' }];
 }

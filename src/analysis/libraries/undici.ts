@@ -10,11 +10,14 @@ import { unwrap } from '../ast.js';
 import { statusListFilter, optionsArgument, writesRetried } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, orUnknown, site } from './shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+import { dropClientErrorEntries } from '../fix-filters.js';
 
 const MODULE = 'undici';
 
 /** Suggestions in this library's words (fixes.ts reads this facet). */
 const UNDICI_FIXES: LibraryFixes = {
+  // 4xx entries taken out of the written status list (fix-filters.ts).
+  clientErrors: dropClientErrorEntries,
   schedule: keyedSchedule({
     attempts: { path: ['maxRetries'], counts: 'retries' },
     initialMs: ['minTimeout'],
