@@ -165,35 +165,28 @@ function rowJson(r: NewTaskRow): string {
     `"last_error":${JSON.stringify(r.lastError)},"delay_ms":${r.delayMs}}`;
 }
 
-/** Characters that need no quoting in an array literal (UUIDs and the worker's lease tokens). */
-const PLAIN = /^[0-9A-Za-z_.:-]+$/;
+/** Ids that need no quoting in an array literal (UUIDs: hex digits and dashes), comma-separated. */
+const ID_LIST = /^[0-9A-Fa-f-]+(?:,[0-9A-Fa-f-]+)*$/;
 
 /**
- * Ids and tokens as two array parameters. Written as array literals here when every element is
- * plain (they always are for the worker's own claims), so the driver does not escape element by
- * element; anything else goes as JS arrays for the driver to quote.
+ * Ids and tokens as two array parameters. Written as array literals here (ids bare, tokens
+ * quoted) when nothing in them needs escaping, which is always the case for the worker's own
+ * claims, so the driver does not escape element by element; anything else goes as JS arrays for
+ * the driver to quote.
  */
 function leaseArrays(leases: readonly { id: string; token: string }[]): [string | string[], string | string[]] {
-  let plain = true;
-  for (const l of leases) {
-    if (!PLAIN.test(l.id) || !PLAIN.test(l.token)) {
-      plain = false;
-      break;
-    }
-  }
-  if (!plain) return [leases.map((l) => l.id), leases.map((l) => l.token)];
-  let ids = '{';
-  let tokens = '{';
+  if (leases.length === 0) return ['{}', '{}'];
+  const ids: string[] = new Array(leases.length);
+  const tokens: string[] = new Array(leases.length);
   for (let i = 0; i < leases.length; i++) {
     const l = leases[i] as { id: string; token: string };
-    if (i > 0) {
-      ids += ',';
-      tokens += ',';
-    }
-    ids += l.id;
-    tokens += l.token;
+    ids[i] = l.id;
+    tokens[i] = l.token;
   }
-  return [`${ids}}`, `${tokens}}`];
+  const idText = ids.join(',');
+  const tokenText = tokens.join('","');
+  if (!ID_LIST.test(idText) || /["\\]/.test(tokenText)) return [ids, tokens];
+  return [`{${idText}}`, `{"${tokenText}"}`];
 }
 
 /**

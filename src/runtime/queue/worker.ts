@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NonRetryableTaskError, TaskQueueError } from './errors.js';
-import { InFlight, runHandler } from './lease.js';
+import { HandlerTimer, InFlight, runHandler } from './lease.js';
 import type { QueueSettings } from './options.js';
 import { createCompleter, settleCompletions, withRetries } from './outcomes.js';
 import type { ClaimedTask, TaskStore } from './types.js';
@@ -58,6 +58,7 @@ export function createWorker(settings: QueueSettings, migrate: () => Promise<voi
     });
   }
 
+  const handlerTimer = new HandlerTimer(handlerTimeoutMs);
   let claiming: Promise<unknown> | undefined;
   const completer = createCompleter({ store, now, safeOnError, claimWanted, claiming: () => claiming });
 
@@ -76,11 +77,11 @@ export function createWorker(settings: QueueSettings, migrate: () => Promise<voi
   }
 
   /**
-   * `freeSlot` is called as soon as the handler settles: the concurrency limit is about handlers,
+   * The slot is freed as soon as the handler settles: the concurrency limit is about handlers,
    * and the outcome's write (batched with others) need not hold a slot. The lease stays held until
    * the write lands.
    */
-  async function execute(task: ClaimedTask, lease: InFlight, freeSlot: () => void): Promise<void> {
+  async function execute(task: ClaimedTask, lease: InFlight): Promise<void> {
     if (task.attempts > task.maxAttempts) {
       // The previous owner took the last attempt and never reported back (crash, or stalled past
       // its lease). Running it again would exceed the bound.
@@ -92,8 +93,8 @@ export function createWorker(settings: QueueSettings, migrate: () => Promise<voi
       await recordFailure(task, `no handler for task kind "${task.kind}" in worker ${workerId}`, true);
       return;
     }
-    const outcome = await runHandler(handler, task, lease, handlerTimeoutMs, safeOnError);
-    freeSlot();
+    const outcome = await runHandler(handler, task, lease, handlerTimer, safeOnError);
+    freeSlot(lease);
     if (outcome !== undefined) {
       await recordFailure(task, describeError(outcome.error), outcome.error instanceof NonRetryableTaskError);
       return;
@@ -113,28 +114,36 @@ export function createWorker(settings: QueueSettings, migrate: () => Promise<voi
     return entry;
   }
 
+  function freeSlot(entry: InFlight): void {
+    if (!entry.slot) return;
+    entry.slot = false;
+    active--;
+    pump();
+    if ((backlog && buffer.length < lowWater) || alertsWanted) wake();
+  }
+
+  /** One task from slot to settled: one async function, no promise chain per task. */
+  async function run(task: ClaimedTask, entry: InFlight): Promise<void> {
+    try {
+      await execute(task, entry);
+    } catch (error) {
+      safeOnError(error, `task ${task.id} (${task.kind})`);
+    } finally {
+      freeSlot(entry);
+      if (inflight.get(task.id) === entry) inflight.delete(task.id);
+      entry.settle();
+      if (alertsWanted) wake();
+    }
+  }
+
   function pump(): void {
     while (active < concurrency && buffer.length > 0) {
       const task = buffer.shift() as ClaimedTask;
       const entry = inflight.get(task.id);
       if (!entry) continue;
       active++;
-      let freed = false;
-      const freeSlot = () => {
-        if (freed) return;
-        freed = true;
-        active--;
-        pump();
-        if ((backlog && buffer.length < lowWater) || alertsWanted) wake();
-      };
-      execute(task, entry, freeSlot)
-        .catch((error: unknown) => safeOnError(error, `task ${task.id} (${task.kind})`))
-        .finally(() => {
-          freeSlot();
-          if (inflight.get(task.id) === entry) inflight.delete(task.id);
-          entry.settle();
-          if (alertsWanted) wake();
-        });
+      entry.slot = true;
+      void run(task, entry);
     }
   }
 

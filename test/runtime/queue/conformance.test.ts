@@ -436,6 +436,33 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
     expect(await q.getTask(taskId)).toMatchObject({ status: 'failed', attempts: 2, lastError: expect.stringContaining('HANDLER_TIMEOUT') });
   });
 
+  it('times out each hanging handler among many quick ones, the quick ones completing', async () => {
+    const h = await fx.make();
+    const clock = fakeClock();
+    const q = queue(h, {
+      clock: clock.now,
+      concurrency: 5,
+      batchSize: 200,
+      handlerTimeoutMs: 80,
+      handlers: {
+        // Hangs for its first attempt only; the quick ones settle on the next turn.
+        k: (p: { hang: boolean }, ctx) => (p.hang && ctx.attempt === 1 ? new Promise<void>(() => undefined) : Promise.resolve()),
+      },
+    });
+    const items = Array.from({ length: 150 }, (_, i) => ({ kind: 'k' as const, payload: { hang: i === 3 || i === 100 } }));
+    const ids = (await q.enqueueMany(items)).map((o) => o.taskId);
+    // One shared timer: the quick handlers that settled after the first hanging one started do not
+    // delay or lose the second one's timeout.
+    expect(await q.runOnce()).toBe(150);
+    expect(await q.stats()).toEqual({ pending: 2, running: 0, completed: 148, failed: 0 });
+    for (const i of [3, 100]) {
+      expect(await q.getTask(ids[i]!)).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringContaining('HANDLER_TIMEOUT') });
+    }
+    clock.advance(60_000);
+    expect(await q.runOnce()).toBe(2);
+    expect(await q.stats()).toEqual({ pending: 0, running: 0, completed: 150, failed: 0 });
+  });
+
   it('completes and claims in one step when the store can, keeping the lease token check', async () => {
     const h = await fx.make();
     if (!h.store.claimAndComplete) throw new Error(`${fx.name} store should offer claimAndComplete`);

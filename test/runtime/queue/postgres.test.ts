@@ -235,15 +235,19 @@ INSERT INTO ${table} (id, kind, payload, idempotency_key, max_attempts, next_att
     const q = createTaskQueue({ store, ...quiet, handlers: { k: () => undefined } });
     const a = (await q.enqueue('k', 1)).taskId;
     const b = (await q.enqueue('k', 2)).taskId;
+    const c = (await q.enqueue('k', 3)).taskId;
     const req = { workerId: 'w', kinds: ['k'], leaseMs: 60_000, now: undefined };
     const odd = 'tok, "quoted" {braces} \\ back';
     expect((await store.claim({ ...req, limit: 1, token: odd })).map((t) => t.id)).toEqual([a]);
     expect((await store.claim({ ...req, limit: 1, token: 'plain-token' })).map((t) => t.id)).toEqual([b]);
+    // Unquoted in an array literal, NULL would be a null, not the text.
+    expect((await store.claim({ ...req, limit: 1, token: 'NULL' })).map((t) => t.id)).toEqual([c]);
     // A wrong token completes nothing; the right ones complete, in one statement with mixed tokens.
-    expect([...(await store.complete({ tasks: [{ id: a, token: 'tok' }], now: undefined }))]).toEqual([]);
+    expect([...(await store.complete({ tasks: [{ id: a, token: 'tok' }, { id: c, token: '' }], now: undefined }))]).toEqual([]);
     const done = await store.complete({ tasks: [{ id: a, token: odd }, { id: b, token: 'plain-token' }], now: undefined });
     expect([...done].sort()).toEqual([a, b].sort());
-    expect(await q.stats()).toMatchObject({ completed: 2, running: 0 });
+    expect([...(await store.complete({ tasks: [{ id: c, token: 'NULL' }], now: undefined }))]).toEqual([c]);
+    expect(await q.stats()).toMatchObject({ completed: 3, running: 0 });
   });
 
   it('analyses a never-analysed table once it finds a backlog, so claims walk the due index', async () => {
