@@ -59,7 +59,7 @@ export default createRule<Options, MessageIds>({
             if (group.engineKey) continue; // the engine hands one key to every attempt
             const unkeyed = group.operations.filter((op) => isWrite(op) && !op.key);
             if (!group.scope) {
-              reportClient(site, unkeyed);
+              reportClient(site, unkeyed, group.operations.length > 0);
               continue;
             }
             if (unkeyed.length === 0) continue;
@@ -79,17 +79,20 @@ export default createRule<Options, MessageIds>({
       },
     };
 
-    function reportClient(site: RetrySite, unkeyed: readonly Operation[]) {
+    function reportClient(site: RetrySite, unkeyed: readonly Operation[], usedHere: boolean) {
       // Only a client that re-sends writes repeats them; got and ky do not by default.
       if (site.retriesWrites?.value !== true) return;
       if (unkeyed.length === 0) {
-        // A configuration that names write methods or retries every request re-sends writes
-        // wherever the client is used (often in other files): reported at the configuration, once.
-        if (!site.retriesWrites.node) return;
+        // Where this file sends requests through the client, what it sends decides (reads and keyed
+        // writes are fine). A client configured here and used elsewhere (exported, a global axios,
+        // an SDK client handed out) is judged by its configuration: one that names write methods,
+        // retries every request, or an SDK whose calls are all writes re-sends writes wherever the
+        // client is used. Reported at the configuration, once.
+        if (usedHere) return;
         const edits = site.fixes?.idempotentOnly?.();
         const fix = optionEditsFix(site, edits, context.sourceCode);
         context.report({
-          node: site.retriesWrites.node,
+          node: site.retriesWrites.node ?? site.reportNode,
           messageId: 'configuredWrites',
           data: { site: site.label },
           suggest: fix && edits ? [{ messageId: 'idempotentOnly', data: { edit: describeEdits(edits) }, fix }] : [],

@@ -9,7 +9,7 @@ import { importedName } from '../fix-imports.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, customSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN } from '../eval/values.js';
-import { unwrap } from '../ast.js';
+import { unwrap, walk } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { predicateClientErrors, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
@@ -170,8 +170,41 @@ function writesRetriedBy(option: OptionValue, ctx: AnalysisContext): Setting<boo
   if (isExport(option.valueNode, ctx, IDEMPOTENT_ONLY)) return { value: false, node: option.property };
   if (isExport(option.valueNode, ctx, BUILT_IN_CONDITIONS)) return { value: true, node: option.property };
   const fn = functionOf(option.valueNode, ctx);
-  if (fn && alwaysTrue(fn, ctx)) return { value: true, node: option.property };
+  if (fn && (alwaysTrue(fn, ctx) || blindToMethod(fn, ctx))) return { value: true, node: option.property };
   return { value: UNKNOWN, node: option.property };
+}
+
+/** Calls a condition may make without learning anything about the request's method. */
+const PURE_MEMBERS = new Set(['includes', 'has', 'test', 'startsWith', 'endsWith', 'indexOf', 'some', 'every']);
+
+/**
+ * A condition that never looks at the request's method cannot keep a POST out: whatever it
+ * accepts (`error.response?.status === 500`, a network error), it accepts for every method.
+ * True when the predicate names no `method` and calls nothing but the library's write-retrying
+ * conditions and value tests (`[500, 502].includes(status)`); any other call (a helper that
+ * may read the method) leaves the answer unknown.
+ */
+function blindToMethod(fn: TSESTree.FunctionLike, ctx: AnalysisContext): boolean {
+  if (!fn.body) return false;
+  let blind = true;
+  walk(fn.body, (n) => {
+    if (!blind) return;
+    if (n.type === T.Identifier && /method/i.test(n.name)) blind = false;
+    else if (n.type === T.Literal && n.value === 'method') blind = false;
+    else if (n.type === T.CallExpression) {
+      const callee = unwrap(n.callee);
+      const exported = isExport(callee, ctx, BUILT_IN_CONDITIONS);
+      if (exported) blind = !IDEMPOTENT_ONLY.has(exported);
+      else if (callee.type !== T.MemberExpression || callee.computed || callee.property.type !== T.Identifier || !PURE_MEMBERS.has(callee.property.name)) blind = false;
+    }
+  });
+  return blind && !neverRetries(fn);
+}
+
+/** `() => false`: a condition that retries nothing re-sends no write either. */
+function neverRetries(fn: TSESTree.FunctionLike): boolean {
+  const body = fn.body && fn.body.type !== T.BlockStatement ? unwrap(fn.body) : undefined;
+  return body?.type === T.Literal && body.value === false;
 }
 
 /**

@@ -12,7 +12,15 @@ import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from '.
  * The Stainless-generated SDK client: `new OpenAI({ maxRetries, timeout })`, overridable per
  * request (`client.chat.completions.create(body, { maxRetries })`). `maxRetries` counts retries
  * (default 2); waits are min(0.5 s × 2^(n−1), 8 s) less up to 25% jitter; connection errors,
- * 408, 409, 429 and 5xx are retried unless `x-should-retry` says otherwise.
+ * 408, 409, 429 and 5xx are retried unless `x-should-retry` says otherwise, for every method
+ * (read from openai/openai-node 7.5.0, src/client.ts `shouldRetry` and `retryRequest`; the same
+ * in 4.x src/core.ts): a POST completion is re-sent with no idempotency key (OpenAI never sets
+ * `idempotencyHeader`), and 409 is a retried 4xx.
+ *
+ * Those two are reported where the team writes `maxRetries` (it chose how often completions are
+ * re-sent); a client left at the SDK's default two retries is counted by no-nested-retry when
+ * something retries around it, but not reported on its own (the corpus labels treat the default
+ * as the SDK's policy: panstav/test-therapy-bot's bare client is unlabelled).
  */
 function stainlessClient(id: string, modules: string[], classes: string[]): LibraryDescriptor {
   return {
@@ -59,11 +67,13 @@ function stainlessClient(id: string, modules: string[], classes: string[]): Libr
 function readOptions(view: OptionsView) {
   const retries = view.number('maxRetries', 2);
   const timeout = view.number('timeout', undefined);
+  const written = view.get('maxRetries').property;
   return {
     attempts: totalAttempts(retries, 'retries'),
     delay: geometricSchedule({ growth: 'exponential', initialMs: 500, multiplier: 2, maxMs: 8000, node: retries.node ?? view.object }),
     jitter: { value: true } as Setting<boolean>,
-    errorFilter: LIBRARY_FILTER,
+    errorFilter: written ? { ...LIBRARY_FILTER, clientErrors: [{ status: '409', node: written }] } : LIBRARY_FILTER,
+    ...(written ? { retriesWrites: { value: true, node: written } as Setting<boolean> } : {}),
     attemptTimeoutMs: timeout.node ? timeout : NO_TIMEOUT,
   };
 }

@@ -7,8 +7,12 @@
  * (`{ retries: 10, factor: 1.96821, randomize: true }`: 11 calls over about half an hour). A
  * written `retryConfig` replaces the policy whole, so what it leaves out takes p-retry's own
  * defaults (retries 10, factor 2, 1 s, no randomness). A 429 with Retry-After is waited out
- * and retried; other failures are retried, but the Web API reports its errors in a 200 body
- * (`ok: false`), which is not retried: the library's own classification.
+ * and retried. Any other status but 200 is thrown as a `WebAPIHTTPError` (a `SlackError`, not
+ * p-retry's `AbortError`), so 4xx responses are retried too ("Slack's Web API doesn't use
+ * meaningful status codes besides 429 and 200", WebClient.ts makeRequest at 8.0.0; the 6.x axios
+ * version throws `httpErrorFromResponse` the same way). Errors the Web API reports in a 200 body
+ * (`ok: false`) are not retried. Every method is a POST with no idempotency key, so the client
+ * re-sends writes (`chat.postMessage`) wherever it is used.
  */
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { labelOf, newOf } from '../library.js';
@@ -61,10 +65,10 @@ export const slackWebApi: LibraryDescriptor = {
         delay: read.delay.node ? read.delay : { ...read.delay, node: config.property ?? use.expression },
         jitter: read.jitter,
         deadlineMs: read.deadlineMs,
-        errorFilter: LIBRARY_FILTER,
+        errorFilter: { ...LIBRARY_FILTER, clientErrors: [{ status: '4xx (every status but 200 and 429)', node: config.property ?? use.expression }] },
         attemptTimeoutMs: typeof timeout.value === 'number' && timeout.value > 0 ? timeout : NO_TIMEOUT,
-        // Every Web API call is a POST, chat.postMessage included.
-        retriesWrites: { value: true },
+        // Every Web API call is a POST, chat.postMessage included, and none carries a key.
+        retriesWrites: { value: true, node: config.property ?? use.expression },
         clientLevel: true,
         ...implicitWhen(!config.property && view.state !== 'unknown'),
         operation: call,

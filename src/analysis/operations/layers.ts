@@ -11,6 +11,7 @@ import { findVariable, unwrap } from '../ast.js';
 import type { Classifier } from './classify.js';
 import { callLabel, inside, type FileFacts } from './file.js';
 import type { NestedRetry, OperationGroup, Variable } from './types.js';
+import { instanceReferences } from '../libraries/sdk-shared.js';
 
 export interface LayerReader {
   clientSitesOf(call: Node): readonly RetrySite[];
@@ -67,6 +68,16 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
         let n: Node = ref.identifier as Node;
         while (n.parent?.type === T.MemberExpression && n.parent.object === n) n = n.parent;
         if (n.parent?.type === T.CallExpression && n.parent.callee === n && (n !== ref.identifier || callable)) out.push(n.parent);
+      }
+    }
+    // A client kept on the instance (`this.web = new WebClient(token)`, a class field): its uses
+    // are `this.web.chat.postMessage(...)` inside the class.
+    const parent = site.node.parent;
+    if (out.length === 0 && !site.executions && parent?.type !== T.VariableDeclarator) {
+      for (const ref of instanceReferences(site.node, ctx)) {
+        let n: Node = ref;
+        while (n.parent?.type === T.MemberExpression && n.parent.object === n) n = n.parent;
+        if (n.parent?.type === T.CallExpression && n.parent.callee === n && (n !== ref || callable)) out.push(n.parent);
       }
     }
     return out;

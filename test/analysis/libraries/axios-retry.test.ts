@@ -14,7 +14,7 @@ describe('axios-retry descriptor', () => {
     });
   });
 
-  it('fine: exponentialDelay from the default export with a small count (ESM)', () => {
+  it('a good schedule, but the default condition re-sends writes (ESM)', () => {
     const code = `
       import axios from 'axios';
       import axiosRetry from 'axios-retry';
@@ -26,7 +26,12 @@ describe('axios-retry descriptor', () => {
       // 200 × 1.2 + 400 × 1.2
       worstCaseMs: 720,
     });
-    expect(lint(code)).toEqual([]);
+    // The schedule is fine. The default condition is isNetworkOrIdempotentRequestError, which
+    // re-sends any method after a network error; no request through the client shows here, so
+    // the configuration is what is judged: reported once, at the call.
+    expect(lint(code)).toEqual([expect.objectContaining({ rule: 'no-unsafe-write-retry', messageId: 'configuredWrites', text: 'axiosRetry' })]);
+    // Where the file sends only reads through it, there is nothing to report.
+    expect(lint(`${code}\nexport const user = async (id: string) => (await client.get('/users/' + id)).data;`)).toEqual([]);
   });
 
   it('fine: CJS require(...).default with a wrapped exponentialDelay and a named condition', () => {
@@ -114,6 +119,25 @@ describe('axios-retry descriptor', () => {
     // A spread hides the options: unknown, not the defaults.
     expect(sites[0]).toMatchObject({ attempts: 'unknown' });
     expect(sites[1]).toMatchObject({ attempts: 'unknown', growth: 'unknown', jitter: 'unknown', filter: 'custom' });
+  });
+
+  it('a condition that never reads the method retries writes too', () => {
+    const writes = (code: string) => lint(code).filter((f) => f.rule === 'no-unsafe-write-retry').map((f) => f.text);
+    const head = `import axios from 'axios';\nimport axiosRetry from 'axios-retry';\n`;
+    // A 500 on a POST is retried as readily as on a GET.
+    expect(writes(`${head}export const api = axios.create();\naxiosRetry(api, { retries: 2, retryDelay: axiosRetry.exponentialDelay, retryCondition: (error) => error.response?.status === 500 });`))
+      .toEqual(['retryCondition: (error) => error.response?.status === 500']);
+    // The library's network-error test widened with a status still lets a reset POST through.
+    expect(writes(`${head}axiosRetry(axios, { retryDelay: axiosRetry.exponentialDelay, retryCondition: (err) => axiosRetry.isNetworkOrIdempotentRequestError(err) || err.response?.status === 429 });`))
+      .toEqual(['retryCondition: (err) => axiosRetry.isNetworkOrIdempotentRequestError(err) || err.response?.status === 429']);
+    expect(writes(`${head}axiosRetry(axios, { retryDelay: axiosRetry.exponentialDelay, retryCondition: (e) => [502, 503].includes(e.response?.status) });`)).toHaveLength(1);
+    // Conditions that look at the method, or ask a helper the file cannot read, are left alone.
+    expect(writes(`${head}axiosRetry(axios, { retryCondition: (e) => e.config?.method === 'get' && e.response?.status === 500 });`)).toEqual([]);
+    expect(writes(`${head}axiosRetry(axios, { retryCondition: (e) => axiosRetry.isIdempotentRequestError(e) || e.response?.status === 503 });`)).toEqual([]);
+    expect(writes(`${head}axiosRetry(axios, { retryCondition: (e) => shouldRetry(e) });`)).toEqual([]);
+    expect(writes(`${head}axiosRetry(axios, { retryCondition: () => false });`)).toEqual([]);
+    // Used here for reads only: the file shows what goes through the client.
+    expect(writes(`${head}axiosRetry(axios, { retryCondition: (e) => axiosRetry.isNetworkOrIdempotentRequestError(e) });\nexport const get = (url: string) => axios.get(url);`)).toEqual([]);
   });
 
   it('never throws on odd but valid shapes', () => {

@@ -18,14 +18,31 @@ describe('openai descriptor', () => {
     expect(lint(code)).toEqual([]);
   });
 
-  it('reads named and CommonJS forms with written options (fine)', () => {
+  it('reads named and CommonJS forms with written options: the written count re-sends POSTs and 409s', () => {
     const code = `
       const { OpenAI } = require('openai');
       const openai = new OpenAI({ apiKey: process.env.OPENAI_API_KEY, maxRetries: 1, timeout: 2000 });
+      module.exports = openai;
     `;
     const [site] = analyse(code, { js: true });
     expect(site).toMatchObject({ attempts: 2, attemptsAt: 'maxRetries: 1', attemptTimeoutMs: 2000, worstCaseMs: 500 + 4000 });
-    expect(lint(code, { js: true })).toEqual([]);
+    // The schedule is fine; what the SDK retries is not: every method on connection errors (a
+    // completion is a POST with no key) and 409.
+    expect(lint(code, { js: true }).map((f) => [f.rule, f.text])).toEqual([
+      ['no-retry-on-client-error', 'maxRetries: 1'],
+      ['no-unsafe-write-retry', 'maxRetries: 1'],
+    ]);
+    // Turned off: nothing is re-sent.
+    expect(lint(`import OpenAI from 'openai'; export const c = new OpenAI({ maxRetries: 0 });`)).toEqual([]);
+  });
+
+  it('reports a client built under a condition and exported', () => {
+    const code = `
+      import { OpenAI } from 'openai';
+      export const openai = key ? new OpenAI({ apiKey: key, maxRetries: 5, timeout: 60000 }) : null;
+    `;
+    const rules = lint(code).map((f) => f.rule);
+    expect(rules).toEqual(expect.arrayContaining(['max-retry-attempts', 'max-retry-duration', 'no-retry-on-client-error', 'no-unsafe-write-retry']));
   });
 
   it('flags many retries and a long per-attempt timeout (bad)', () => {
