@@ -1,9 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
+import { describeEdits, disableSuggestion } from '../analysis/fixes.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
-type MessageIds = 'nestedRetry';
+type MessageIds = 'nestedRetry' | 'disableInner';
 
 export default createRule<Options, MessageIds>({
   name: 'no-nested-retry',
@@ -14,10 +15,12 @@ export default createRule<Options, MessageIds>({
       recommended: 'recommended',
       guideRules: ['R-RES-RE-3'],
     },
+    hasSuggestions: true,
     schema: [],
     messages: {
       nestedRetry:
-        '{{outer}} retries {{inner}}, which already makes up to {{innerAttempts}} calls: {{outerAttempts}} x {{innerAttempts}} = {{total}} calls to the dependency per user action (R-RES-RE-3). Retry in one layer only: configure the inner one, or drop the outer one.',
+        '{{outer}} retries {{inner}}, which already makes up to {{innerAttempts}} calls: {{outerAttempts}} x {{innerAttempts}} = {{total}} calls to the dependency per user action (R-RES-RE-3). Retry in one layer only: configure the inner one, or drop the outer one{{noEdit}}.',
+      disableInner: 'Turn off the retries of the inner layer, keeping those of {{outer}} ({{edit}}).',
     },
   },
   defaultOptions: [],
@@ -33,6 +36,8 @@ export default createRule<Options, MessageIds>({
             if (reported.has(nested.node)) continue;
             reported.add(nested.node);
             const total = outer === Infinity || nested.attempts === Infinity ? 'unbounded' : String(outer * nested.attempts);
+            // The inner layer's count set to one attempt, in its own library's words.
+            const suggestion = nested.site ? disableSuggestion(nested.site, model) : undefined;
             context.report({
               node: nested.node,
               messageId: 'nestedRetry',
@@ -42,7 +47,11 @@ export default createRule<Options, MessageIds>({
                 outerAttempts: outer === Infinity ? 'unbounded' : outer,
                 innerAttempts: nested.attempts === Infinity ? 'unbounded' : nested.attempts,
                 total,
+                noEdit: suggestion ? '' : '; no edit of the inner layer can be suggested safely here',
               },
+              suggest: suggestion
+                ? [{ messageId: 'disableInner', data: { outer: site.label, edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }]
+                : [],
             });
           }
         }
