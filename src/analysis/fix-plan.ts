@@ -7,6 +7,7 @@
 import type { AnalysisContext } from './library.js';
 import type { DelaySchedule, OptionEdit, RetrySite } from './model.js';
 import type { HttpCall } from './operations/types.js';
+import type { Migration } from './fix-migrate.js';
 import { geometricSchedule, worstCaseDurationMs } from './schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from './eval/values.js';
 import {
@@ -57,6 +58,11 @@ export interface LibraryFixes {
   readonly schedule?: ScheduleVocabulary | undefined;
   /** Add or narrow the error filter so that 4xx (but 408 and 429) are not retried. */
   clientErrors?(site: RetrySite, ctx: AnalysisContext, httpCalls: readonly HttpCall[]): OptionEdit[] | undefined;
+  /**
+   * The call rewritten on this package's runtime (`createRetryPolicy(...).read(fn)`), or why it
+   * cannot be: read by no-legacy-retry's migration (fix-migrate.ts).
+   */
+  migrate?(site: RetrySite, ctx: AnalysisContext): Migration;
   /** Turn the site's own retries off (an inner layer under another retry). */
   disable?(site: RetrySite, ctx: AnalysisContext): OptionEdit[] | undefined;
 }

@@ -7,7 +7,9 @@ import type { AnalysisContext } from './library.js';
 import { LIBRARIES } from './libraries/index.js';
 import type { OptionEdit, RetrySite } from './model.js';
 import { lookupProperty, unwrap } from './ast.js';
-import type { HttpCall } from './operations/types.js';
+import type { HttpCall, OperationAnalysis } from './operations/types.js';
+import type { ModuleUse } from './imports.js';
+import { migrationEdits } from './fix-migrate.js';
 
 type Fixer = TSESLint.RuleFixer;
 type Fix = TSESLint.RuleFix;
@@ -32,6 +34,16 @@ export function optionEditsFix(
     if (!placed) return undefined;
     plans.push(...placed);
   }
+  return checkedFix(plans);
+}
+
+/** Edits on source ranges only (a migration), checked like any other suggestion. */
+export function rangeEditsFix(edits: readonly OptionEdit[]): ((fixer: Fixer) => Fix[]) | undefined {
+  if (edits.length === 0 || edits.some((e) => !e.range)) return undefined;
+  return checkedFix(edits.map((e) => rangeEdit(e.range!, e.text)));
+}
+
+function checkedFix(plans: ReadonlyArray<(fixer: Fixer) => Fix>): ((fixer: Fixer) => Fix[]) | undefined {
   const fixes = plans.map((p) => p(EAGER));
   // Two edits of one place cannot be applied together: no suggestion rather than a crash.
   const sorted = [...fixes].sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1]);
@@ -232,4 +244,22 @@ export function disableSuggestion(site: RetrySite, model: { readonly context: An
 function editsSuggestion(site: RetrySite, edits: readonly OptionEdit[] | undefined, ctx: AnalysisContext): Suggestion | undefined {
   const fix = optionEditsFix(site, edits, ctx.sourceCode);
   return fix && edits ? { edits, fix } : undefined;
+}
+
+/**
+ * The migration of a legacy helper's import and every call through it onto the runtime; a string
+ * says why there is none; undefined when the library has no migration at all.
+ */
+export function migrationSuggestion(
+  model: { readonly context: AnalysisContext; readonly sites: readonly RetrySite[]; readonly operations: OperationAnalysis },
+  use: ModuleUse,
+): Suggestion | string | undefined {
+  const descriptor = LIBRARIES.find((d) => d.fixes?.migrate && d.modules.includes(use.module));
+  const migrate = descriptor?.fixes?.migrate;
+  if (!descriptor || !migrate) return undefined;
+  const sites = model.sites.filter((s) => s.library === descriptor.id);
+  const edits = migrationEdits({ use, sites, migrate, operations: model.operations }, model.context);
+  if (typeof edits === 'string') return edits;
+  const fix = rangeEditsFix(edits);
+  return fix ? { edits, fix } : 'a call is nested inside another one';
 }

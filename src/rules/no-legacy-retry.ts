@@ -2,10 +2,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
 import { LEGACY } from '../analysis/legacy.js';
+import { describeEdits, migrationSuggestion } from '../analysis/fixes.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ modules?: string[]; allow?: string[] }];
-type MessageIds = 'legacyModule' | 'legacyExport';
+type MessageIds = 'legacyModule' | 'legacyExport' | 'migrate';
 
 export default createRule<Options, MessageIds>({
   name: 'no-legacy-retry',
@@ -16,6 +17,7 @@ export default createRule<Options, MessageIds>({
       recommended: 'recommended',
       guideRules: ['R-RES-RE-X4'],
     },
+    hasSuggestions: true,
     schema: [
       {
         type: 'object',
@@ -38,7 +40,8 @@ export default createRule<Options, MessageIds>({
     ],
     messages: {
       legacyModule:
-        "'{{module}}' is a standalone retry helper: it does not compose with a circuit breaker, its metrics are wired by hand and its config lives in code (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker.",
+        "'{{module}}' is a standalone retry helper: it does not compose with a circuit breaker, its metrics are wired by hand and its config lives in code (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker{{migration}}.",
+      migrate: "Migrate every call in this file to eslint-plugin-safe-retry/runtime's createRetryPolicy(...).read(fn) ({{edit}}).",
       legacyExport:
         "'{{name}}' from '{{module}}' is a legacy retry helper (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker{{hint}}.",
     },
@@ -49,9 +52,18 @@ export default createRule<Options, MessageIds>({
     const banned = new Set([...LEGACY.modules, ...modules].filter((m) => !allowed.has(m)));
     return {
       'Program:exit'() {
-        const { imports } = getRetryModel(context);
+        const model = getRetryModel(context);
+        const { imports } = model;
         for (const use of imports.uses) {
-          if (banned.has(use.module) && !use.typeOnly) context.report({ node: use.source, messageId: 'legacyModule', data: { module: use.module } });
+          if (!banned.has(use.module) || use.typeOnly) continue;
+          const migration = migrationSuggestion(model, use);
+          const suggestion = typeof migration === 'object' ? migration : undefined;
+          context.report({
+            node: use.source,
+            messageId: 'legacyModule',
+            data: { module: use.module, migration: typeof migration === 'string' ? `; no automatic migration here: ${migration}` : '' },
+            suggest: suggestion ? [{ messageId: 'migrate', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],
+          });
         }
         const reported = new Set<TSESTree.Node>();
         for (const binding of imports.bindings) {

@@ -15,11 +15,44 @@ run('no-legacy-retry', rule, {
   invalid: [
     {
       code: `import retry from 'async-retry';`,
-      errors: [{ messageId: 'legacyModule', line: 1, column: 19, endColumn: 32, data: { module: 'async-retry' } }],
+      // Nothing calls it: the suggestion removes the import.
+      errors: [{ messageId: 'legacyModule', line: 1, column: 19, endColumn: 32, data: { module: 'async-retry', migration: '' }, suggestions: [{ messageId: 'migrate', output: '' }] }],
     },
     {
       code: `const promiseRetry = require('promise-retry');`,
-      errors: [{ messageId: 'legacyModule', column: 30, endColumn: 45 }],
+      errors: [{ messageId: 'legacyModule', column: 30, endColumn: 45, suggestions: [{ messageId: 'migrate', output: '' }] }],
+    },
+    {
+      // retries counts retries, maxAttempts counts calls: 2 retries are 3 attempts.
+      code: `import retry from 'async-retry';\nexport const load = (url: string) => retry(() => fetch(url), { retries: 2, minTimeout: 500, factor: 2, maxTimeout: 2000, randomize: true });`,
+      errors: [{
+        messageId: 'legacyModule', data: { module: 'async-retry', migration: '' },
+        suggestions: [{ messageId: 'migrate', output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nexport const load = (url: string) => createRetryPolicy({ maxAttempts: 3, initialDelayMs: 500, multiplier: 2, maxDelayMs: 2000 }).read(() => fetch(url));` }],
+      }],
+    },
+    {
+      // promise-retry's (retry) => op().catch(retry) retries every rejection of op().
+      code: `const promiseRetry = require('promise-retry');\nmodule.exports = (url) => promiseRetry((retry) => fetch(url).catch(retry), { retries: 1, maxRetryTime: 3000 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `const { createRetryPolicy } = require('eslint-plugin-safe-retry/runtime');\nmodule.exports = (url) => createRetryPolicy({ maxAttempts: 2, deadlineMs: 3000 }).read(() => fetch(url));` }],
+      }],
+    },
+    {
+      // An option with no equivalent: the message names it and no edit is offered.
+      code: `import retry from 'async-retry';\nexport const load = (url: string) => retry(() => fetch(url), { retries: 9 });`,
+      errors: [{
+        messageId: 'legacyModule', suggestions: [],
+        data: { module: 'async-retry', migration: '; no automatic migration here: retries: 9 has no equivalent (the runtime makes 1 to 5 attempts) (line 2)' },
+      }],
+    },
+    {
+      // A write needs a key only the code can choose.
+      code: `import retry from 'async-retry';\nimport axios from 'axios';\nexport const order = (body: unknown) => retry(() => axios.post('/orders', body), { retries: 2 });`,
+      errors: [{
+        messageId: 'legacyModule', suggestions: [],
+        data: { module: 'async-retry', migration: '; no automatic migration here: the call on line 3 repeats a write, which needs an idempotency key only the code can choose (policy.write)' },
+      }],
     },
     {
       code: `import { Retryable, BackOffPolicy } from 'typescript-retry-decorator';`,
@@ -27,7 +60,7 @@ run('no-legacy-retry', rule, {
     },
     {
       code: `import retry from 'async/retry';`,
-      errors: [{ messageId: 'legacyModule', data: { module: 'async/retry' } }],
+      errors: [{ messageId: 'legacyModule', data: { module: 'async/retry', migration: '' } }],
     },
     {
       code: `import async from 'async';\nawait async.retry({ times: 3 }, task);`,

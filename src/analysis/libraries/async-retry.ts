@@ -7,6 +7,7 @@ import type { AnalysisContext } from '../library.js';
 import type { HttpCall } from '../operations/types.js';
 import { clientErrorTest, statusOfText } from '../fix-filters.js';
 import { nameInUse } from '../fix-imports.js';
+import { nodeRetryCall } from '../fix-migrate.js';
 import { unwrap } from '../ast.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 
@@ -20,7 +21,14 @@ export const asyncRetry: LibraryDescriptor = {
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['async-retry'] },
   attemptParameter: { index: 1 },
-  fixes: { schedule: NODE_RETRY_SCHEDULE, clientErrors: bailOnClientErrors },
+  fixes: {
+    schedule: NODE_RETRY_SCHEDULE,
+    clientErrors: bailOnClientErrors,
+    // `retry(() => ..., opts)`: a function that takes `bail` decides per error, which has no equivalent.
+    migrate: (site, ctx) => site.node.type === T.CallExpression && site.node.arguments.length <= 2
+      ? nodeRetryCall(site.node.arguments[0], site.node.arguments[1], ctx, 'async-retry')
+      : 'only retry(fn, options) calls are migrated',
+  },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

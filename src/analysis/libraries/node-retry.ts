@@ -16,7 +16,10 @@ export const nodeRetry: LibraryDescriptor = {
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['retry'] },
   attemptParameter: { index: 0 },
-  fixes: { schedule: NODE_RETRY_SCHEDULE },
+  fixes: {
+    schedule: NODE_RETRY_SCHEDULE,
+    migrate: () => 'retry.operation() drives attempts through callbacks (op.attempt, op.retry): rewrite it by hand',
+  },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

@@ -4,6 +4,7 @@ import { isDefaultPath } from '../imports.js';
 import { retryableErrorArrow } from '../fix-filters.js';
 import type { HttpCall } from '../operations/types.js';
 import type { AnalysisContext } from '../library.js';
+import { nodeRetryCall, type Migration } from '../fix-migrate.js';
 import type { OptionEdit, RetrySite } from '../model.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside } from './shared.js';
 
@@ -12,7 +13,7 @@ export const pRetry: LibraryDescriptor = {
   id: 'p-retry',
   modules: ['p-retry'],
   attemptParameter: { index: 0 },
-  fixes: { schedule: NODE_RETRY_SCHEDULE, clientErrors: pRetryClientErrors },
+  fixes: { schedule: NODE_RETRY_SCHEDULE, clientErrors: pRetryClientErrors, migrate: pRetryMigration },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -45,4 +46,10 @@ function pRetryClientErrors(site: RetrySite, _ctx: AnalysisContext, httpCalls: r
   if (site.errorFilter.kind !== 'none') return undefined;
   const text = retryableErrorArrow('{ error }', 'error', httpCalls);
   return text ? [{ path: ['shouldRetry'], text }] : undefined;
+}
+
+/** `pRetry(() => ..., opts)` on the runtime; `signal` moves to the `read` call. */
+function pRetryMigration(site: RetrySite, ctx: AnalysisContext): Migration {
+  if (site.label !== 'pRetry()' || site.node.type !== 'CallExpression' || site.node.arguments.length > 2) return 'only pRetry(fn, options) calls are migrated';
+  return nodeRetryCall(site.node.arguments[0], site.node.arguments[1], ctx, 'p-retry', true);
 }

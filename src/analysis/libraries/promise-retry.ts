@@ -3,6 +3,9 @@ import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { RetrySite } from '../model.js';
+import type { AnalysisContext } from '../library.js';
+import { nodeRetryOptions, type Migration } from '../fix-migrate.js';
+import { unwrap } from '../ast.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 
 /**
@@ -15,7 +18,7 @@ export const promiseRetry: LibraryDescriptor = {
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
   legacy: { modules: ['promise-retry'] },
   attemptParameter: { index: 1 },
-  fixes: { schedule: NODE_RETRY_SCHEDULE },
+  fixes: { schedule: NODE_RETRY_SCHEDULE, migrate: promiseRetryMigration },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -39,3 +42,30 @@ export const promiseRetry: LibraryDescriptor = {
     return sites;
   },
 };
+
+/**
+ * `promiseRetry((retry) => op().catch(retry), opts)` retries every rejection of `op()`: on the
+ * runtime that is `() => op()`. A function that hands `retry` only some errors, or reads the
+ * attempt number, decides per error in a way that has no equivalent.
+ */
+function promiseRetryMigration(site: RetrySite, ctx: AnalysisContext): Migration {
+  if (site.node.type !== T.CallExpression || site.node.arguments.length > 2) return 'only promiseRetry(fn, options) calls are migrated';
+  const fn = site.operation && unwrap(site.operation);
+  if (!fn || (fn.type !== T.ArrowFunctionExpression && fn.type !== T.FunctionExpression)) return 'the retried function is not written at the promise-retry call';
+  const [retryParam, ...rest] = fn.params;
+  const body = fn.body.type === T.BlockStatement && fn.body.body.length === 1 && fn.body.body[0]!.type === T.ReturnStatement ? fn.body.body[0]!.argument : fn.body;
+  const call = body && unwrap(body);
+  const passesAll = retryParam?.type === T.Identifier && rest.length === 0 && call?.type === T.CallExpression &&
+    call.callee.type === T.MemberExpression && !call.callee.computed && call.callee.property.type === T.Identifier &&
+    call.callee.property.name === 'catch' && call.arguments.length === 1 && call.arguments[0]!.type === T.Identifier &&
+    call.arguments[0]!.name === retryParam.name &&
+    // `retry` is referenced only there: no other error is handed to it.
+    (ctx.sourceCode.getDeclaredVariables(fn).find((v) => v.name === retryParam.name)?.references.length ?? 0) === 1;
+  if (!passesAll || call?.type !== T.CallExpression || call.callee.type !== T.MemberExpression) {
+    return "the retried function decides per error through promise-retry's retry callback";
+  }
+  const options = nodeRetryOptions(argument(site.node, site.options?.argumentIndex ?? 1), ctx, false);
+  if (typeof options === 'string') return options;
+  const asyncPrefix = fn.async ? 'async ' : '';
+  return { fn: `${asyncPrefix}() => ${ctx.sourceCode.getText(call.callee.object)}`, ...options };
+}
