@@ -96,6 +96,12 @@ export interface HttpFacet {
   /** Options of a call that turn that off (`validateStatus`, `throwHttpErrors`). */
   readonly nonThrowingOptions?: readonly string[];
   /**
+   * The one of those options that is a predicate of the status, true where the response resolves
+   * (axios's `validateStatus`): written as a function that is false for some 4xx, the call still
+   * rejects on those.
+   */
+  readonly statusAcceptedOption?: string;
+  /**
    * Exported types whose instances are this client (`AxiosInstance`, Angular's `HttpClient`): a
    * class member, a parameter or an `inject()` of that type sends this client's requests.
    */

@@ -20,6 +20,11 @@ run('no-retry-on-client-error', rule, {
     // axios told not to throw.
     `import pRetry from 'p-retry'; import axios from 'axios';
      await pRetry(() => axios.get(url, { validateStatus: () => true }), { retries: 2 });`,
+    // A validateStatus that accepts every 4xx, or one that cannot be read, stops axios rejecting on them.
+    `import retry from 'async-retry'; import axios from 'axios';
+     await retry(() => axios.get(url, { validateStatus: (s) => s < 500 }), { retries: 2 });`,
+    `import retry from 'async-retry'; import axios from 'axios';
+     await retry(() => axios.get(url, { validateStatus: isAccepted }), { retries: 2 });`,
     // A local "axios" that is not the package.
     `import pRetry from 'p-retry'; const axios = { get: async () => 1 }; await pRetry(() => axios.get(url), { retries: 2 });`,
     // async-retry with bail is filtered.
@@ -27,6 +32,11 @@ run('no-retry-on-client-error', rule, {
      await retry(async (bail) => { try { return await got(url) } catch (e) { if (e.response?.statusCode < 500) bail(e); throw e; } }, { retries: 2 });`,
   ],
   invalid: [
+    {
+      // validateStatus accepts 200 and 422 only: a 400 or a 404 still rejects and is retried.
+      code: `import retry from 'async-retry';\nimport axios from 'axios';\nconst api = axios.create({ baseURL });\nretry(() => api.get('/rate', { validateStatus: (status) => status === 200 || status === 422 }).then((r) => r.data), { retries: 5 });`,
+      errors: [{ messageId: 'unfilteredHttp', line: 4, data: { label: 'retry()', call: 'api.get()' } }],
+    },
     {
       code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait pRetry(() => axios.post(url, body), { retries: 2 });`,
       errors: [{

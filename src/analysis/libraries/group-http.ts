@@ -12,6 +12,7 @@ import { ky } from './ky.js';
 import { octokitPluginRetry } from './octokit-plugin-retry.js';
 import { retryAxios } from './retry-axios.js';
 import { rtkQuery } from './rtk-query.js';
+import { rxjsAjax } from './rxjs-ajax.js';
 import { superagent } from './superagent.js';
 import { undici } from './undici.js';
 
@@ -29,6 +30,7 @@ export const HTTP_LIBRARIES: readonly LibraryDescriptor[] = [
   axios,
   ofetch,
   fetchClient,
+  rxjsAjax,
   nodeHttp,
   // Clients reached only through a member or parameter of their type.
   angularHttp,

@@ -7,6 +7,7 @@ import { anthropic, openai } from './openai.js';
 import { kafkajs } from './kafkajs.js';
 import { slackWebApi } from './slack-web-api.js';
 import { stripe } from './stripe.js';
+import { swr } from './swr.js';
 import { tanstackQuery, trpcQuery } from './tanstack-query.js';
 import { temporal } from './temporal.js';
 import { urqlRetryExchange } from './urql-retry-exchange.js';
@@ -16,6 +17,7 @@ export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [
   urqlRetryExchange,
   tanstackQuery,
   trpcQuery,
+  swr,
   awsSdkV3,
   awsSdkV2,
   stripe,

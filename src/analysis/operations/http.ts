@@ -11,6 +11,11 @@ import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind } from './types.js';
 import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
+import { functionOf } from '../library.js';
+import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
+import { evalReturn, parameterVariable, returnOf } from '../eval/functions.js';
+import { truth } from '../eval/values.js';
+import { isNonRetryableClientError } from '../../shared/guide-limits.js';
 
 /** Conditions that are true for 4xx responses: `!res.ok`, `res.status >= 400`, `status !== 200`. */
 const NOT_OK = /!\s*[\w$.]*\.ok\b|\.ok\s*===?\s*false|\.(?:status|statusCode)\s*(?:>=\s*(?:[1-3]\d\d|400)|>\s*(?:[1-3]\d\d)|!==?\s*2\d\d)/;
@@ -185,14 +190,34 @@ export function createHttpReader(file: FileFacts): HttpReader {
     for (const call of file.callsIn(scope)) {
       const client = clientOf(call);
       const sent = client
-        ? { client: client.library.id, throwsOnClientError: client.facet.throwsOnClientError, nonThrowingOptions: client.facet.nonThrowingOptions }
+        ? { client: client.library.id, throwsOnClientError: client.facet.throwsOnClientError, nonThrowingOptions: client.facet.nonThrowingOptions, statusAcceptedOption: client.facet.statusAcceptedOption }
         : receivers.requestOf(call);
       if (!sent) continue;
       // A client that does not reject on 4xx leaves it to the code: `if (!res.ok) throw ...`.
       const throws = sent.throwsOnClientError
-        ? !disablesThrowing(call, sent.nonThrowingOptions ?? index.anyNonThrowing)
-        : (throwsOnNotOk ??= throwsOnStatus(scope));
+        ? !disablesThrowing(call, sent.nonThrowingOptions ?? index.anyNonThrowing, sent.statusAcceptedOption)
+        : (throwsOnNotOk ??= throwsOnStatus(scope) || operatorsBeforeRetry(scope).some(throwsOnStatus));
       out.push({ node: call, client: sent.client, throwsOnClientError: throws });
+    }
+    return out;
+  }
+
+  /**
+   * An observable resubscribed by a retry operator further down its pipe: the operators between
+   * them (`fromFetch(url).pipe(switchMap((res) => { if (!res.ok) throw ... }), retry(1))`) run on
+   * every attempt, so a throw on `!res.ok` there makes the 4xx an error the retry sees.
+   */
+  function operatorsBeforeRetry(source: Node): Node[] {
+    const member = source.parent;
+    if (member?.type !== T.MemberExpression || member.object !== source || memberName(member) !== 'pipe') return [];
+    const pipe = member.parent;
+    if (pipe?.type !== T.CallExpression || pipe.callee !== member) return [];
+    const out: Node[] = [];
+    for (const arg of pipe.arguments) {
+      const callee = arg.type === T.CallExpression ? unwrap(arg.callee) : undefined;
+      const name = callee?.type === T.Identifier ? callee.name : callee && memberName(callee);
+      if (name === 'retry' || name === 'retryWhen') break;
+      out.push(arg);
     }
     return out;
   }
@@ -216,12 +241,39 @@ export function createHttpReader(file: FileFacts): HttpReader {
     return { client: 'client', method: methodOption(config, 'GET') };
   }
 
+  /**
+   * An option written on the call that stops the client from rejecting on 4xx (`throwHttpErrors:
+   * false`, `validateStatus`). A status predicate (`validateStatus: (s) => s === 200 || s === 422`)
+   * that is false for some 4xx leaves the call rejecting on those; one that cannot be read counts
+   * as stopping it.
+   */
+  function disablesThrowing(call: TSESTree.CallExpression, options: readonly string[], statusAccepted: string | undefined): boolean {
+    for (const a of call.arguments) {
+      if (a.type !== T.ObjectExpression) continue;
+      for (const p of a.properties) {
+        if (p.type !== T.Property || p.computed || p.key.type !== T.Identifier || !options.includes(p.key.name)) continue;
+        if (p.key.name === statusAccepted && rejectsSomeClientError(p.value)) continue;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a status predicate is false (the response rejects) for some 4xx that cannot succeed on retry. */
+  function rejectsSomeClientError(value: Node): boolean {
+    const fn = functionOf(value, ctx);
+    const param = fn?.params[0];
+    if (!fn || param?.type !== T.Identifier) return false;
+    const variable = parameterVariable(ctx.sourceCode, fn, param);
+    const returned = returnOf(fn);
+    if (!variable || !returned) return false;
+    for (let status = 400; status <= 499; status++) {
+      if (!isNonRetryableClientError(status)) continue;
+      const env: Env = { ...STATIC_ENV, lookup: (v) => (v === variable ? status : FREE) };
+      if (truth(evalReturn(returned, (n) => ctx.evaluator.evaluateIn(n, env))) === false) return true;
+    }
+    return false;
+  }
+
   return { requestOf, callsIn, callThroughClient };
-}
-
-/** An option written on the call that stops the client from rejecting on 4xx (`validateStatus`, `throwHttpErrors`). */
-
-function disablesThrowing(call: TSESTree.CallExpression, options: readonly string[]): boolean {
-  return call.arguments.some((a) => a.type === T.ObjectExpression && a.properties.some((p) =>
-    p.type === T.Property && !p.computed && p.key.type === T.Identifier && options.includes(p.key.name)));
 }

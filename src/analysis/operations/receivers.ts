@@ -29,6 +29,8 @@ export interface ReceiverRequest {
   readonly throwsOnClientError: boolean;
   /** Options that turn that off: the descriptor's, or undefined when the client is known only by shape. */
   readonly nonThrowingOptions?: readonly string[] | undefined;
+  /** The option among them that is a status predicate (axios's `validateStatus`). */
+  readonly statusAcceptedOption?: string | undefined;
 }
 
 /** A type that the catalogue says is a client, or a handler that passes requests on. */
@@ -76,7 +78,7 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
     const receiver = unwrap(callee.object);
     const typed = clientType(receiver);
     if (typed) {
-      const known = { client: typed.library.id, throwsOnClientError: typed.facet.throwsOnClientError, nonThrowingOptions: typed.facet.nonThrowingOptions ?? [] };
+      const known = { client: typed.library.id, throwsOnClientError: typed.facet.throwsOnClientError, nonThrowingOptions: typed.facet.nonThrowingOptions ?? [], statusAcceptedOption: typed.facet.statusAcceptedOption };
       if (typed.handler) return member === 'handle' ? { ...known, style: 'interceptor' } : undefined;
       if (HTTP_METHOD_MEMBERS.has(member)) return { ...known, style: 'method-member', method: methodOfMember(member) };
       if (member === 'request') return { ...known, style: 'fetch' };

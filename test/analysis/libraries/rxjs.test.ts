@@ -125,4 +125,62 @@ describe('rxjs descriptor', () => {
       `)).toEqual([]);
     });
   });
+
+  describe('over rxjs ajax and fromFetch', () => {
+    const rules = (code: string, rule: string) => lint(code, { js: true }).filter((f) => f.rule === rule).map((f) => f.line);
+
+    it('ajax errors on 4xx: retry(n) over ajax.getJSON / ajax() retries them', () => {
+      const code = `
+        import { ajax } from 'rxjs/ajax';
+        import { retry, map } from 'rxjs/operators';
+        export const items$ = (q) => ajax.getJSON('/items?q=' + q).pipe(retry(5), map((r) => r.items));
+        export const item$ = (id) => ajax({ url: '/items/' + id }).pipe(retry(2));
+      `;
+      expect(rules(code, 'no-retry-on-client-error')).toEqual([4, 5]);
+      expect(rules(code, 'no-unsafe-write-retry')).toEqual([]);
+    });
+
+    it('ajax.post under retry is a retried write', () => {
+      const code = `
+        import { ajax } from 'rxjs/ajax';
+        import { retry } from 'rxjs';
+        export const order$ = (body) => ajax.post('/orders', body).pipe(retry(2));
+      `;
+      expect(rules(code, 'no-unsafe-write-retry')).toEqual([4]);
+    });
+
+    it('fromFetch: a 4xx is an error only where an operator before the retry throws on !res.ok', () => {
+      const throwing = `
+        import { retry, switchMap } from 'rxjs';
+        import { fromFetch } from 'rxjs/fetch';
+        export const get$ = (url) => fromFetch(url).pipe(
+          switchMap((res) => { if (!res.ok) { throw new Error(res.statusText); } return res.text(); }),
+          retry(1),
+        );
+      `;
+      expect(rules(throwing, 'no-retry-on-client-error')).toEqual([6]);
+      const resolving = `
+        import { retry, switchMap } from 'rxjs';
+        import { fromFetch } from 'rxjs/fetch';
+        export const get$ = (url) => fromFetch(url).pipe(switchMap((res) => res.text()), retry(1));
+      `;
+      expect(rules(resolving, 'no-retry-on-client-error')).toEqual([]);
+      // The throw comes after the retry: the retry never sees it.
+      const after = `
+        import { retry, switchMap } from 'rxjs';
+        import { fromFetch } from 'rxjs/fetch';
+        export const get$ = (url) => fromFetch(url).pipe(
+          retry(1),
+          switchMap((res) => { if (!res.ok) { throw new Error(res.statusText); } return res.text(); }),
+        );
+      `;
+      expect(rules(after, 'no-retry-on-client-error')).toEqual([]);
+      const post = `
+        import { retry } from 'rxjs';
+        import { fromFetch } from 'rxjs/fetch';
+        export const send$ = (body) => fromFetch('/messages', { method: 'POST', body }).pipe(retry(2));
+      `;
+      expect(rules(post, 'no-unsafe-write-retry')).toEqual([4]);
+    });
+  });
 });
