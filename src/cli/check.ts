@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, styleText } from 'node:util';
 import type { ESLint as ESLintClass, Linter } from 'eslint';
 import { toRdjson } from '../formatters/rdjson.js';
+import { applySuggestions } from './apply-suggestions.js';
 import { toSarif } from '../formatters/sarif.js';
 import { JS_FILES, RESILIENCE4J_FILES, TS_FILES } from '../configs.js';
 
@@ -74,6 +75,10 @@ application*.yml (Resilience4j retry settings) too, when yaml-eslint-parser is i
 Options:
   -f, --format <name>   text (default), json, sarif or rdjson
       --preset <name>   recommended (default), strict or all
+      --apply-suggestions <rule>
+                        apply the first suggestion of each finding of <rule> (e.g.
+                        no-legacy-retry) to the files, print what changed, then report
+                        on the changed code; edits that overlap another one are skipped
   -h, --help            show this help
   -v, --version         print the version
 
@@ -86,6 +91,7 @@ class UsageError extends Error {}
 
 interface Args {
   format: Format;
+  applySuggestions: string | undefined;
   preset: PresetName;
   paths: string[];
   help: boolean;
@@ -102,6 +108,7 @@ function parseArguments(argv: readonly string[]): Args {
       options: {
         format: { type: 'string', short: 'f' },
         preset: { type: 'string' },
+        'apply-suggestions': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -118,8 +125,10 @@ function parseArguments(argv: readonly string[]): Args {
   if (!(PRESETS as readonly string[]).includes(preset)) {
     throw new UsageError(`unknown preset '${preset}'; use one of ${PRESETS.join(', ')}`);
   }
+  const apply = values['apply-suggestions']?.replace(/^safe-retry\//, '');
   return {
     format: format as Format,
+    applySuggestions: apply,
     preset: preset as PresetName,
     paths: positionals.length > 0 ? positionals : ['.'],
     help: values.help ?? false,
@@ -174,6 +183,10 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
     import('../index.js'),
   ]);
 
+  if (args.applySuggestions !== undefined && !(args.applySuggestions in plugin.rules)) {
+    io.stderr.write(`safe-retry-check: unknown rule '${args.applySuggestions}' for --apply-suggestions; use one of ${Object.keys(plugin.rules).join(', ')}\n`);
+    return 2;
+  }
   const preset = plugin.configs[args.preset];
   // Spring's application*.yml too, when the optional yaml-eslint-parser can be found. Without it,
   // such files are only counted (by a parser that reads nothing), to say that they were not checked.
@@ -235,6 +248,18 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
   } finally {
     progress?.stop();
   }
+  if (args.applySuggestions !== undefined) {
+    // Each changed file is linted again by the instance that found its findings.
+    await applySuggestions([...byFile.values()], `safe-retry/${args.applySuggestions}`, {
+      relint: async (result) => withoutProjectDirectives((await linterOf.get(result)!.lintFiles([result.filePath]))[0]!),
+      replace: (before, after) => {
+        byFile.set(after.filePath, after);
+        linterOf.set(after, linterOf.get(before)!);
+      },
+      log: (line) => io.stderr.write(`${line}\n`),
+      display: (file) => displayPath(io.cwd, file),
+    });
+  }
   const results = [...byFile.values()].sort((a, b) => a.filePath.localeCompare(b.filePath));
 
   const withYaml = yamlParser !== undefined;
@@ -257,25 +282,29 @@ async function main(argv: readonly string[], io: { stdout: NodeJS.WriteStream; s
   // Each instance answers only for the files it linted.
   for (const eslint of instances.values()) Object.assign(rulesMeta, eslint.getRulesMetaForResults(results.filter((r) => linterOf.get(r) === eslint)));
 
-  switch (args.format) {
+  io.stdout.write(report(args.format, results, { cwd: io.cwd, rulesMeta, pkg, paint: colours(io.stdout) }));
+  return results.some((r) => r.errorCount > 0) ? 1 : 0;
+}
+
+function report(
+  format: Format,
+  results: readonly ESLintClass.LintResult[],
+  { cwd, rulesMeta, pkg, paint }: { cwd: string; rulesMeta: RulesMeta; pkg: { name: string; version: string }; paint: Paint },
+): string {
+  switch (format) {
     case 'json':
-      io.stdout.write(`${JSON.stringify(results)}\n`);
-      break;
+      return `${JSON.stringify(results)}\n`;
     case 'rdjson':
-      io.stdout.write(`${JSON.stringify(toRdjson(results, { cwd: io.cwd, rulesMeta }))}\n`);
-      break;
+      return `${JSON.stringify(toRdjson(results, { cwd, rulesMeta }))}\n`;
     case 'sarif':
-      io.stdout.write(`${JSON.stringify(toSarif(results, { cwd: io.cwd, root: repositoryRoot(io.cwd), rulesMeta }, {
+      return `${JSON.stringify(toSarif(results, { cwd, root: repositoryRoot(cwd), rulesMeta }, {
         name: pkg.name,
         version: pkg.version,
         informationUri: 'https://github.com/safe-retry/eslint-plugin-safe-retry',
-      }), null, 2)}\n`);
-      break;
+      }), null, 2)}\n`;
     case 'text':
-      io.stdout.write(formatText(results, io.cwd, rulesMeta, colours(io.stdout)));
-      break;
+      return formatText(results, cwd, rulesMeta, paint);
   }
-  return results.some((r) => r.errorCount > 0) ? 1 : 0;
 }
 
 function isWithin(dir: string, file: string): boolean {
