@@ -115,14 +115,17 @@ export function withDefaults(array: Node | undefined, defaults: readonly number[
 
 /**
  * Source text reading the HTTP status of an error thrown by the site's client: got keeps it in
- * `response.statusCode`, axios and ky in `response.status`, others in `status`. `Object(...)` keeps
- * it valid JavaScript and type-correct TypeScript whatever the error's declared type. Undefined
- * when the error is the code's own (`if (!res.ok) throw new Error(...)` around fetch): where it
- * keeps the status is not known, and a filter reading the wrong field would filter nothing.
+ * `response.statusCode`, axios and ky in `response.status`, rxjs' ajax and others in `status`.
+ * `Object(...)` keeps it valid JavaScript and type-correct TypeScript whatever the error's declared
+ * type. Undefined when the error is the code's own (`if (!res.ok) throw new Error(...)` around
+ * fetch): where it keeps the status is not known, and a filter reading the wrong field would filter
+ * nothing.
  */
 export function statusOfText(error: string, httpCalls: readonly HttpCall[] = []): string | undefined {
   if (httpCalls.some((c) => c.client === 'fetch')) return undefined;
   if (httpCalls.length > 0 && httpCalls.every((c) => c.client === 'got')) return `Object(${error}).response?.statusCode`;
+  // rxjs' AjaxError keeps the status on itself; its `response` is the body.
+  if (httpCalls.length > 0 && httpCalls.every((c) => c.client === 'rxjs-ajax')) return `Object(${error}).status`;
   return `(Object(${error}).response?.status ?? Object(${error}).status)`;
 }
 
