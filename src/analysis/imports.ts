@@ -45,7 +45,11 @@ export interface ImportTable {
 }
 
 export function normaliseModule(name: string): string {
-  return name.startsWith('node:') ? name.slice(5) : name;
+  if (name.startsWith('node:')) return name.slice(5);
+  // Deno and Supabase edge functions name npm packages by specifier or CDN URL:
+  // `npm:stripe@14.21.0`, `https://esm.sh/stripe@14.21.0?target=deno`, `https://esm.sh/@scope/pkg@2/sub`.
+  const cdn = /^(?:npm:|https?:\/\/esm\.sh\/(?:v\d+\/)?)((?:@[\w.-]+\/)?[\w.-]+?)(?:@[^/?#]*)?(\/[^?#]*)?(?:[?#].*)?$/.exec(name);
+  return cdn ? cdn[1]! + (cdn[2] ?? '') : name;
 }
 
 export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): ImportTable {

@@ -216,6 +216,15 @@ function requestTimeout(view: OptionsView, ctx: AnalysisContext): Setting<number
 
 const COMMAND_WRITE = /^(Put|Create|Send|Update|Start|Publish|Post|Invoke|Write|Copy|Upload|Complete|Add|Register|Run|Execute|Batch(?!Get)|Transact(?!Get)|Import|Attach|Associate|Modify|Increment|Restore|Tag|Untag|Enable|Disable|Set|Reset|Request|Submit|Send)/;
 const COMMAND_IDEMPOTENT = /^(Delete|Remove|Stop|Terminate|Cancel|Abort|Detach|Disassociate|Deregister|Purge)/;
+/**
+ * Writes that replace a whole resource at an address the input names, so a repeat leaves the
+ * same state (HTTP PUT semantics): S3 `PutObject` (and its ACL, tagging, lock settings), the
+ * multipart `UploadPart` (same part number overwritten), `CopyObject` onto the same key, bucket
+ * and other `Put*Policy`/`Put*Configuration` settings, DynamoDB `PutItem` (replaces the item).
+ * Other `Put*` commands append (Kinesis `PutRecord(s)`, EventBridge `PutEvents`, CloudWatch
+ * `PutMetricData`/`PutLogEvents`) and stay writes.
+ */
+const COMMAND_REPLACES = /^(PutObject\w*|UploadPart|CopyObject|PutItem|PutBucket\w*|Put\w*Policy|Put\w*Configuration)$/;
 const COMMAND_READ = /^(Get|List|Describe|Query|Scan|Head|Select|BatchGet|TransactGet|Lookup|Search|Check|Validate|Estimate|Preview|Download|Receive|Test)/;
 
 /** The kind of `x.send(new XCommand(...))` (or of a command held in a const) for any `@aws-sdk/` or `@smithy/` command. */
@@ -228,5 +237,7 @@ function commandKind(call: TSESTree.CallExpression, ctx: AnalysisContext): Opera
   const ref = ctx.imports.resolve(command.callee);
   if (!ref || !(ref.module.startsWith('@aws-sdk/') || ref.module.startsWith('@smithy/'))) return undefined;
   const name = ref.path.replace(/Command$/, '');
-  return COMMAND_READ.test(name) ? 'read' : COMMAND_IDEMPOTENT.test(name) ? 'idempotent-write' : COMMAND_WRITE.test(name) ? 'write' : 'unknown';
+  if (COMMAND_READ.test(name)) return 'read';
+  if (COMMAND_IDEMPOTENT.test(name) || COMMAND_REPLACES.test(name)) return 'idempotent-write';
+  return COMMAND_WRITE.test(name) ? 'write' : 'unknown';
 }

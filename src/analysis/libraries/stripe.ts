@@ -7,7 +7,7 @@ import type { Node, RetrySite, Setting } from '../model.js';
 import type { OperationKind } from '../operations/types.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
-import { propertyKey, unwrap } from '../ast.js';
+import { findVariable, propertyKey, unwrap } from '../ast.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
 import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from './sdk-shared.js';
 import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
@@ -95,9 +95,21 @@ function resourceCallKind(call: TSESTree.CallExpression, ctx: AnalysisContext): 
   while (root.type === T.MemberExpression) root = unwrap(root.object);
   if (root.type !== T.Identifier) return undefined;
   const init = ctx.evaluator.resolve(root);
-  const ctor = init.type === T.NewExpression || init.type === T.CallExpression ? ctx.imports.resolve(init.callee) : undefined;
+  const ctor = init.type === T.NewExpression || init.type === T.CallExpression ? ctx.imports.resolve(init.callee) : typeOf(root, ctx);
   if (ctor?.module !== 'stripe') return undefined;
   if (STRIPE_READ.test(method)) return 'read';
   if (method === 'del') return 'idempotent-write';
   return STRIPE_WRITE.test(method) ? 'write' : 'unknown';
+}
+
+/**
+ * The import a value's declared type names: `(stripe: Stripe) => ...`, `const s: Stripe = ...`
+ * (a client handed in by the caller). Only a plain type reference counts.
+ */
+function typeOf(id: TSESTree.Identifier, ctx: AnalysisContext): ReturnType<AnalysisContext['imports']['resolve']> {
+  const variable = findVariable(ctx.evaluator.scopeOf(id), id.name);
+  const name = variable?.defs[0]?.name;
+  const annotation = name && 'typeAnnotation' in name ? name.typeAnnotation?.typeAnnotation : undefined;
+  if (annotation?.type !== T.TSTypeReference || annotation.typeName.type !== T.Identifier) return undefined;
+  return ctx.imports.resolve(annotation.typeName);
 }

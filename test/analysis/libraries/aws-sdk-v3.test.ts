@@ -132,6 +132,23 @@ describe('aws-sdk-v3 descriptor', () => {
     expect(sites.map((s) => (s as { implicit?: boolean }).implicit ?? false)).toEqual([true, false]);
   });
 
+  it('a command that replaces the resource at a named address is an idempotent write; an append is a write', () => {
+    const writes = (command: string, module = '@aws-sdk/client-s3') => lint(`
+      import pRetry from 'p-retry';
+      import { ${command}Command } from '${module}';
+      export const put = (client: any, input: any) => pRetry(() => client.send(new ${command}Command(input)), { retries: 2, minTimeout: 500, randomize: true });
+    `).filter((f) => f.rule === 'no-unsafe-write-retry');
+    // S3 overwrites the same bucket and key; DynamoDB replaces the item; a part number is overwritten.
+    expect(writes('PutObject')).toEqual([]);
+    expect(writes('UploadPart')).toEqual([]);
+    expect(writes('PutItem', '@aws-sdk/client-dynamodb')).toEqual([]);
+    expect(writes('PutBucketPolicy')).toEqual([]);
+    // Appends and creations are still writes.
+    expect(writes('PutRecord', '@aws-sdk/client-kinesis')).toHaveLength(1);
+    expect(writes('PutEvents', '@aws-sdk/client-eventbridge')).toHaveLength(1);
+    expect(writes('CreateMultipartUpload')).toHaveLength(1);
+  });
+
   it('ignores classes not from @aws-sdk/client-*', () => {
     expect(analyse(`import { S3Client } from './fake'; new S3Client({ maxAttempts: 50 });`)).toEqual([]);
   });

@@ -88,4 +88,27 @@ describe('stripe descriptor', () => {
     expect(outputs[0]).toContain('new Stripe(key, { maxNetworkRetries: 2 })');
     expect(outputs[1]).toContain('{ charge }, { maxNetworkRetries: 2 })');
   });
+
+  it('knows a client handed in by its declared type, imported the Deno way', () => {
+    for (const source of ['stripe', 'npm:stripe@14.21.0', 'https://esm.sh/stripe@14.21.0?target=deno']) {
+      const code = `
+        import Stripe from '${source}';
+        export async function pay(stripe: Stripe, amount: number) {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try {
+              const pending = stripe.paymentIntents.create({ amount, currency: 'usd' });
+              return await Promise.race([pending, timeout(15000)]);
+            } catch (e) {
+              await new Promise((r) => setTimeout(r, Math.random() * 500 * 2 ** attempt));
+            }
+          }
+        }
+      `;
+      // The SDK's own key is new on every call, so each pass of the loop is a new payment.
+      expect(lint(code).filter((f) => f.rule === 'no-unsafe-write-retry')).toEqual([expect.objectContaining({ messageId: 'unsafeAutoKey', text: expect.stringContaining('stripe.paymentIntents.create(') })]);
+    }
+    // Typed as something else, or not typed: not known to be Stripe.
+    expect(lint(`import Stripe from 'stripe';\nexport async function pay(s: Other) { for (let i = 0; i < 3; i++) { try { const p = s.paymentIntents.create({}); return await p; } catch {} } }`)
+      .filter((f) => f.rule === 'no-unsafe-write-retry')).toEqual([]);
+  });
 });
