@@ -12,20 +12,24 @@ import type { Node } from '../model.js';
 /** How a statement ends: leaves the construct (`return`/`throw`/`break` out), or may go on. */
 export type Exit = 'throw' | 'leave' | undefined;
 
-export function exitOf(s: TSESTree.Statement | null | undefined, loop: Loop | undefined): Exit {
+/**
+ * How a statement ends. `caught`: the statement is in the try block of a retry, where a throw
+ * goes to the catch (another attempt) rather than out.
+ */
+export function exitOf(s: TSESTree.Statement | null | undefined, loop: Loop | undefined, caught = false): Exit {
   if (!s) return undefined;
   switch (s.type) {
-    case T.ThrowStatement: return 'throw';
+    case T.ThrowStatement: return caught ? undefined : 'throw';
     case T.ReturnStatement: return 'leave';
     case T.BreakStatement: return loop ? 'leave' : undefined;
     case T.ContinueStatement: return loop && s.label && !labelsOf(loop).includes(s.label.name) ? 'leave' : undefined;
-    case T.BlockStatement: return sequenceExits(s.body, loop);
+    case T.BlockStatement: return sequenceExits(s.body, loop, caught);
     case T.IfStatement: {
-      const a = exitOf(s.consequent, loop);
-      const b = exitOf(s.alternate, loop);
+      const a = exitOf(s.consequent, loop, caught);
+      const b = exitOf(s.alternate, loop, caught);
       return a && b ? (a === 'throw' && b === 'throw' ? 'throw' : 'leave') : undefined;
     }
-    case T.ExpressionStatement: return endsProcess(s.expression) ? 'throw' : undefined;
+    case T.ExpressionStatement: return !caught && endsProcess(s.expression) ? 'throw' : undefined;
     default: return undefined;
   }
 }
@@ -57,9 +61,9 @@ export function continues(s: TSESTree.Statement | null | undefined, loop: Loop |
 }
 
 /** How a run of statements ends: the first exit before a `continue`. */
-export function sequenceExits(statements: readonly TSESTree.Statement[], loop: Loop | undefined): Exit {
+export function sequenceExits(statements: readonly TSESTree.Statement[], loop: Loop | undefined, caught = false): Exit {
   for (const st of statements) {
-    const e = exitOf(st, loop);
+    const e = exitOf(st, loop, caught);
     if (e) return e;
     if (continues(st, loop)) return undefined;
   }
@@ -164,10 +168,11 @@ export interface LoopScan {
   computed: TSESTree.MemberExpression[];
   /** `res.ok`, `err.status`. */
   statusMembers: TSESTree.MemberExpression[];
+  switches: TSESTree.SwitchStatement[];
 }
 
 export function scanLoop(loop: Loop): LoopScan {
-  const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [] };
+  const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [], switches: [] };
   const parts: Node[] = loop.type === T.ForStatement ? [loop.test, loop.update].filter((n): n is TSESTree.Expression => !!n) : [loop.test];
   // `break` inside a switch leaves the switch, not the loop.
   const switchEnds: number[] = [];
@@ -180,7 +185,7 @@ export function scanLoop(loop: Loop): LoopScan {
       case T.ContinueStatement: out.continues.push(n); break;
       case T.ReturnStatement: out.returns.push(n); break;
       case T.BreakStatement: if (n.label || switchEnds.length === 0) out.breaks.push(n); break;
-      case T.SwitchStatement: switchEnds.push(n.range[1]); break;
+      case T.SwitchStatement: switchEnds.push(n.range[1]); out.switches.push(n); break;
       case T.UpdateExpression: if (n.argument.type === T.Identifier) out.writes.push(n.argument); break;
       case T.AssignmentExpression: if (n.left.type === T.Identifier) out.writes.push(n.left); break;
       case T.MemberExpression:

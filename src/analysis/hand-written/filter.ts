@@ -15,6 +15,23 @@ import { holds, type Constraint, type Shape } from './site.js';
 /** The statuses a filter is asked about: success, and every 4xx and 5xx. */
 export const STATUSES = [200, ...Array.from({ length: 200 }, (_, i) => 400 + i)];
 
+/** Success statuses asked about: code that waits for a 202 or a 204 retries on a 200. */
+const SUCCESSES = [200, 201, 202, 204];
+
+/**
+ * Whether the guards make a retry of failures: some success status ends the retry, and some
+ * failure status (4xx or 5xx) may get another attempt.
+ */
+export function retriesFailuresOnly(hw: HandWritten, region: Region, filters: readonly Constraint[]): boolean {
+  if (!leavesOnSuccess(hw, region, filters)) return false;
+  return STATUSES.some((s) => s >= 400 && retriedAt(hw, region, filters, s) !== false);
+}
+
+/** Whether some success status certainly gets no other attempt. */
+export function leavesOnSuccess(hw: HandWritten, region: Region, filters: readonly Constraint[]): boolean {
+  return SUCCESSES.some((s) => retriedAt(hw, region, filters, s) === false);
+}
+
 /** Whether a guard is about the failure rather than the count: it reads the error or the response, or asks a predicate. */
 export function isFilterCondition(hw: HandWritten, test: Node, region: Region, depth = 0): boolean {
   let hit = false;

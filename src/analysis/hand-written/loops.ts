@@ -5,7 +5,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, contains, unwrap, type Loop, type Variable } from '../ast.js';
+import { constInitializer, contains, isFunctionNode, isLoopNode, unwrap, walk, type Loop, type Variable } from '../ast.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { executionPosition, initialValue, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
@@ -13,7 +13,7 @@ import { isCounter } from './bound.js';
 import {
   calleeName, calleeOf, chainRoot, continues, exitOf, following, scanLoop, sequenceExits, walkExpression, writeExpression, type LoopScan,
 } from './control-flow.js';
-import { STATUSES, isFilterCondition, retriedAt } from './filter.js';
+import { isFilterCondition, leavesOnSuccess, retriesFailuresOnly } from './filter.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
 import { isSleepCall, loopSleeps } from './sleeps.js';
 
@@ -94,11 +94,21 @@ function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TrySt
   const constraints = loopTestConstraint(loop);
   const throwGuards: Node[] = [];
   for (const i of scan.ifs) {
-    const c = guardOf(i, loop, opPos, region);
-    if (!c) continue;
-    if (!inTry(i)) constraints.push(c);
-    else if (exitOf(i.consequent, loop) === 'throw' && !i.alternate) throwGuards.push(i.test);
-    else if (exitOf(i.consequent, loop) === 'leave' || exitOf(i.alternate, loop) === 'leave') constraints.push(c);
+    if (!inTry(i)) {
+      const c = guardOf(i, loop, opPos, region);
+      if (c) constraints.push(c);
+    } else if (exitOf(i.consequent, loop) === 'throw' && !i.alternate) {
+      throwGuards.push(i.test);
+    } else if (exitOf(i.consequent, loop) === 'leave' || exitOf(i.alternate, loop) === 'leave') {
+      // `if (ok) return res; else if (status < 500) return fail(); else throw err;`: in the try,
+      // a throw goes to the catch, so only the branches that leave end the retry.
+      const c = guardOf(i, loop, opPos, region, true);
+      if (c) constraints.push(c);
+    }
+  }
+  for (const sw of scan.switches) {
+    const c = inCatch(sw) ? switchGuard(sw, loop, handler.body) : undefined;
+    if (c) constraints.push(c);
   }
   const sleeps = loopSleeps(hw, scan, inTry, operation);
   return { region, operation, constraints, throwGuards, sleeps, opPos };
@@ -118,8 +128,8 @@ function succeedsOnce(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.T
     const responses = new Set([...region.roots, ...responseVariables(hw, scan.awaits.filter(inTry), loop)]);
     const r: Region = { ...region, roots: responses };
     const leaves = scan.ifs.filter((i) => inTry(i) && (exitOf(i.consequent, loop) === 'leave' || exitOf(i.alternate, loop) === 'leave'))
-      .map((i) => guardOf(i, loop, -Infinity, r)).filter((c): c is Constraint => !!c);
-    if (leaves.length === 0 || retriedAt(hw, r, leaves, 200) !== false) return false;
+      .map((i) => guardOf(i, loop, -Infinity, r, true)).filter((c): c is Constraint => !!c);
+    if (leaves.length === 0 || !leavesOnSuccess(hw, r, leaves)) return false;
   }
   if (successInTry) return true;
   const rest = following(t, loop.body)[0] ?? [];
@@ -206,17 +216,55 @@ function loopTestConstraint(loop: Loop): Constraint[] {
 }
 
 /** An `if` on the failure path that leaves the loop on one side: a bound or a filter. */
-export function guardOf(i: TSESTree.IfStatement, loop: Loop | undefined, opPos: number, region: Region): Constraint | undefined {
+export function guardOf(i: TSESTree.IfStatement, loop: Loop | undefined, opPos: number, region: Region, caught = false): Constraint | undefined {
   const next = executionPosition(i, region) < opPos;
-  const a = exitOf(i.consequent, loop);
-  const b = exitOf(i.alternate, loop);
+  const a = exitOf(i.consequent, loop, caught);
+  const b = exitOf(i.alternate, loop, caught);
   if (a && !b) return { test: i.test, want: false, next };
   if (b && !a) return { test: i.test, want: true, next };
   if (!a && !b && loop && continues(i.consequent, loop) && !i.alternate) {
     const rest = following(i, loop.body)[0] ?? [];
-    if (sequenceExits(rest, loop)) return { test: i.test, want: true, next };
+    if (sequenceExits(rest, loop, caught)) return { test: i.test, want: true, next };
   }
   return undefined;
+}
+
+/**
+ * `switch (error.name) { case 'ResponseError': throw error; case 'ConnectionError': ... continue; }`
+ * in the catch: the cases that may reach another attempt, read as a guard on the discriminant.
+ */
+function switchGuard(sw: TSESTree.SwitchStatement, loop: Loop, catchBody: TSESTree.BlockStatement): Constraint | undefined {
+  const afterLeaves = !!sequenceExits(following(sw, catchBody)[0] ?? [], loop);
+  const retries = sw.cases.map((_, j) => caseRetries(sw, j, loop, afterLeaves));
+  if (!retries.includes(true) || !retries.includes(false)) return undefined;
+  const byDefault = sw.cases.findIndex((c) => c.test === null);
+  const cases = sw.cases.map((c, j) => ({ test: c.test ?? undefined, retries: retries[j]! })).filter((c) => c.test);
+  return { test: sw.discriminant, want: true, next: false, cases: { list: cases as { test: Node; retries: boolean }[], otherwise: byDefault >= 0 ? retries[byDefault]! : !afterLeaves } };
+}
+
+/** Whether the statements from case `j` on (falling through) may reach another attempt. */
+function caseRetries(sw: TSESTree.SwitchStatement, j: number, loop: Loop, afterLeaves: boolean): boolean {
+  for (let k = j; k < sw.cases.length; k++) {
+    for (const st of sw.cases[k]!.consequent) {
+      if (mayGoOn(st, loop)) return true;
+      if (st.type === T.BreakStatement && !st.label) return !afterLeaves;
+      if (exitOf(st, loop)) return false;
+    }
+  }
+  return !afterLeaves;
+}
+
+/** A statement holding a `continue` of the loop or a `break` out of the switch, not its last word. */
+function mayGoOn(st: TSESTree.Statement, loop: Loop): boolean {
+  if (st.type === T.BreakStatement || st.type === T.ContinueStatement) return st.type === T.ContinueStatement && continues(st, loop);
+  let found = false;
+  // Inside a nested loop or switch, a bare `continue` or `break` is theirs.
+  const skip = (n: Node) => isFunctionNode(n) || isLoopNode(n) || n.type === T.SwitchStatement;
+  walk(st, (n) => {
+    if (n.type === T.ContinueStatement && continues(n, loop)) found = true;
+    else if (n.type === T.BreakStatement && !n.label) found = true;
+  }, { skip });
+  return found;
 }
 
 const LOGGER = /^(?:console|logger|log)$/;
@@ -270,8 +318,7 @@ function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, region: Regi
     // A retry: the loop leaves on success (2xx) and goes on for some failure status.
     const filters = constraints.filter((c) => isFilterCondition(hw, c.test, r));
     if (filters.length === 0) continue;
-    if (retriedAt(hw, r, filters, 200) !== false) continue;
-    if (!STATUSES.some((s) => s >= 400 && retriedAt(hw, r, filters, s) !== false)) continue;
+    if (!retriesFailuresOnly(hw, r, filters)) continue;
     const sleeps = loopSleeps(hw, scan, () => false, operation, roots);
     return { region: r, operation, constraints, throwGuards: [], sleeps, opPos };
   }

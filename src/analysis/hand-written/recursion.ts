@@ -15,7 +15,7 @@ import { nodeAt } from '../node-lookup.js';
 import { initialValue, linearStep, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { isCounter } from './bound.js';
 import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
-import { STATUSES, isFilterCondition, reachable, retriedAt } from './filter.js';
+import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
 import { guardOf, operationOf } from './loops.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
@@ -129,13 +129,15 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable
   // The retry must follow a failure: not on a 2xx response, not on a null error.
   const filters = constraints.filter((c) => isFilterCondition(hw, c.test, region));
   if (failure === 'response') {
-    if (retriedAt(hw, region, filters, 200) !== false) return undefined;
-    if (!STATUSES.some((s) => s >= 400 && retriedAt(hw, region, filters, s) !== false)) return undefined;
+    if (!retriesFailuresOnly(hw, region, filters)) return undefined;
   } else if (failure === 'callback') {
     if (reachable(hw, region, constraints, false) !== false) return undefined;
     if (reachable(hw, region, constraints, true) === false) return undefined;
   }
-  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(path.sleeps, path.opaque), opPos: -Infinity };
+  // A wait before the operation (`if (attempt) await sleep(ms)`, `sleep(d).then(() => op())`)
+  // runs at the start of every call: it is the wait before the next attempt.
+  const sleeps = [...path.sleeps, ...sleepsBefore(hw, fn, operation, path.sleeps)];
+  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(sleeps, path.opaque), opPos: operation.range[0] };
   const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
   return buildSite(hw, shape, { node: fn, reportNode, label: `recursive ${name}()` });
 }
@@ -240,6 +242,18 @@ function responseFailure(hw: HandWritten, fn: Fn, path: FailurePath): void {
   }
 }
 
+/** Awaited sleeps of the function's own body that run before the operation, besides those already found. */
+function sleepsBefore(hw: HandWritten, fn: Fn, operation: Node, found: readonly Sleep[]): Sleep[] {
+  if (!fn.body || fn.body.type !== T.BlockStatement) return [];
+  const out: Sleep[] = [];
+  for (const w of collectAwaits(fn.body)) {
+    if (w.range[0] >= operation.range[0]) break;
+    const s = sleepOf(hw, w.argument);
+    if (s && !found.some((f) => f.pos === s.pos)) out.push(s);
+  }
+  return out;
+}
+
 /** Whether the operation indexes by a counter (`parsers[index]`). */
 function readsCounterIndex(hw: HandWritten, operation: Node, region: Region): boolean {
   let hit = false;
@@ -290,6 +304,10 @@ function recursionRegion(hw: HandWritten, fn: Fn, args: readonly Node[], variabl
     : [];
   fn.params.forEach((p, i) => {
     const target = p.type === T.AssignmentPattern ? p.left : p;
+    if (target.type === T.ObjectPattern) {
+      optionsParameter(hw, fn, target, args[i], vars, (id) => parameterStart(hw, p, i, external, id));
+      return;
+    }
     if (target.type !== T.Identifier) return;
     const v = parameterVariable(hw.ctx.sourceCode, fn, target);
     if (!v) return;
@@ -323,23 +341,61 @@ function recursionRegion(hw: HandWritten, fn: Fn, args: readonly Node[], variabl
   return { kind: 'recursion', root: fn, vars, roots, errVar };
 }
 
-/** A parameter's value on the first call: what every call from outside passes, else its default. */
-function parameterStart(hw: HandWritten, p: TSESTree.Parameter, i: number, external: readonly TSESTree.CallExpression[]): StateVariable['init'] {
+/**
+ * `f(messages, { model, delayMs = 0 } = {})` called again as `f(messages, { model, delayMs: delayMs * 2 })`:
+ * each name of a destructured options parameter is state, passed on by the property of that name.
+ */
+function optionsParameter(hw: HandWritten, fn: Fn, pattern: TSESTree.ObjectPattern, arg: Node | undefined, vars: Map<Variable, StateVariable>, start: (id: TSESTree.Identifier) => StateVariable['init']): void {
+  const passed = arg && unwrap(arg);
+  // An object the self-call builds in a way we cannot read: its names change to values not known.
+  const unread = !!passed && (passed.type !== T.ObjectExpression || passed.properties.some((q) => q.type !== T.Property));
+  for (const prop of pattern.properties) {
+    if (prop.type !== T.Property || prop.computed) continue;
+    const key = prop.key.type === T.Identifier ? prop.key.name : undefined;
+    const value = prop.value;
+    const id = value.type === T.AssignmentPattern ? value.left : value;
+    if (key === undefined || id.type !== T.Identifier) continue;
+    const v = parameterVariable(hw.ctx.sourceCode, fn, id);
+    if (!v) continue;
+    let given: Node | undefined;
+    for (const q of passed?.type === T.ObjectExpression ? passed.properties : []) {
+      if (q.type === T.Property && !q.computed && q.key.type === T.Identifier && q.key.name === key) given = q.value;
+    }
+    const next: Node | undefined = given ?? (value.type === T.AssignmentPattern ? value.right : undefined);
+    if (unread || v.references.some((r) => r.isWrite() && !r.init)) {
+      vars.set(v, { variable: v, init: { expr: undefined, value: UNKNOWN }, write: 'multi', memo: new Map() });
+      continue;
+    }
+    if (!next) continue;
+    vars.set(v, { variable: v, init: start(id), next, step: linearStep(hw, next, v), memo: new Map() });
+  }
+}
+
+/** A parameter's value on the first call (or, with `id`, a name destructured from it): what every call from outside passes, else its default. */
+function parameterStart(hw: HandWritten, p: TSESTree.Parameter, i: number, external: readonly TSESTree.CallExpression[], id?: TSESTree.Identifier): StateVariable['init'] {
   const fallback = p.type === T.AssignmentPattern ? p.right : undefined;
   const target = p.type === T.AssignmentPattern ? p.left : p;
-  if (hw.bound && p.parent === hw.bound.fn && target.type === T.Identifier) {
-    return { expr: undefined, value: boundParameter(hw, target, rootEnv(hw)) };
+  if (hw.bound && p.parent === hw.bound.fn && (id || target.type === T.Identifier)) {
+    return { expr: undefined, value: boundParameter(hw, id ?? target, rootEnv(hw)) };
   }
-  if (external.length === 0) return { expr: fallback };
+  const own = id?.parent?.type === T.AssignmentPattern && id.parent.left === id ? id.parent.right : undefined;
+  if (external.length === 0) return { expr: id ? own : fallback };
   let node: Node | undefined;
   let value: Value | undefined;
   for (const c of external) {
     if (c.arguments.slice(0, i + 1).some((a) => a.type === T.SpreadElement)) return { expr: undefined, value: UNKNOWN };
     const arg = c.arguments[i] as Node | undefined;
-    const v = arg ? hw.evaluator.evaluate(arg) : fallback ? hw.evaluator.evaluate(fallback) : undefined;
+    let v: Value = arg ? hw.evaluator.evaluate(arg) : fallback ? hw.evaluator.evaluate(fallback) : undefined;
+    if (id) {
+      const key = (id.parent?.type === T.AssignmentPattern ? id.parent.parent : id.parent) as TSESTree.Property | undefined;
+      const name = key?.type === T.Property && key.key.type === T.Identifier ? key.key.name : undefined;
+      if (v === undefined || v === null || v === UNKNOWN || name === undefined) v = UNKNOWN;
+      else v = hw.evaluator.memberOf(v, name, rootEnv(hw), 0);
+      if (v === undefined && own) v = hw.evaluator.evaluate(own);
+    }
     if (v === UNKNOWN || (value !== undefined && v !== value)) return { expr: undefined, value: UNKNOWN };
     value = v;
-    node ??= arg ?? fallback;
+    node ??= id ? undefined : arg ?? fallback;
   }
   return { expr: node, value };
 }

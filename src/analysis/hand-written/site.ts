@@ -18,6 +18,8 @@ export interface Constraint {
   /** Evaluated at the start of the next attempt (a loop test, a guard before the operation). */
   readonly next: boolean;
   readonly loopTest?: boolean;
+  /** A `switch` on `test`: whether each case (first match wins) and any other value go on to another attempt. */
+  readonly cases?: { readonly list: readonly { readonly test: Node; readonly retries: boolean }[]; readonly otherwise: boolean };
 }
 
 export interface Shape {
@@ -33,8 +35,21 @@ export interface Shape {
 
 /** Whether a constraint holds after attempt `attempt` failed (UNKNOWN when it cannot be read). */
 export function holds(hw: HandWritten, c: Constraint, region: Region, attempt: number, question: AttemptQuestion = {}): boolean | Unknown {
-  const v = truth(evaluateAt(hw, c.test, attemptEnv(hw, region, attempt + (c.next ? 1 : 0), question)));
+  const env = attemptEnv(hw, region, attempt + (c.next ? 1 : 0), question);
+  if (c.cases) return switchHolds(hw, c.test, c.cases, env);
+  const v = truth(evaluateAt(hw, c.test, env));
   return v === UNKNOWN ? UNKNOWN : v === c.want;
+}
+
+function switchHolds(hw: HandWritten, discriminant: Node, cases: NonNullable<Constraint['cases']>, env: ReturnType<typeof attemptEnv>): boolean | Unknown {
+  const d = evaluateAt(hw, discriminant, env);
+  if (d === UNKNOWN || (typeof d === 'object' && d !== null)) return UNKNOWN;
+  for (const c of cases.list) {
+    const v = evaluateAt(hw, c.test, env);
+    if (v === UNKNOWN || (typeof v === 'object' && v !== null)) return UNKNOWN;
+    if (v === d) return c.retries;
+  }
+  return cases.otherwise;
 }
 
 export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {

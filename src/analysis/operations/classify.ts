@@ -11,7 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { unwrap } from '../ast.js';
+import { contains, enclosingFunction, propertyKey, unwrap } from '../ast.js';
 import type { Node } from '../model.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
@@ -39,6 +39,8 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
 
   function classify(call: AnyCall, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
     if (call.type === T.NewExpression) return undefined; // constructors build requests; the call sends them
+    // A function calling itself is the retry (or the walk) itself: its operations are the calls in its body.
+    if (callsItself(call, ctx)) return undefined;
     const label = callLabel(call, ctx);
     const key = () => keys.keyOf(call, attemptVars, scope);
     const request = http.requestOf(call);
@@ -126,4 +128,22 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
   }
 
   return { classify, operationsIn, throughClient };
+}
+
+/** `f()` inside `f`, `this.m()` inside method `m`: a recursive call. */
+function callsItself(call: TSESTree.CallExpression, ctx: FileFacts['ctx']): boolean {
+  const callee = unwrap(call.callee);
+  if (callee.type === T.Identifier) {
+    const local = localFunction(callee, ctx);
+    return !!local && contains(local, call);
+  }
+  if (callee.type !== T.MemberExpression || unwrap(callee.object).type !== T.ThisExpression) return false;
+  const name = propertyKey(callee, () => undefined);
+  for (let fn = enclosingFunction(call); fn; fn = enclosingFunction(fn)) {
+    const holder = fn.parent;
+    if ((holder?.type === T.MethodDefinition || holder?.type === T.PropertyDefinition) && holder.value === fn) {
+      return name !== undefined && !holder.computed && holder.key.type === T.Identifier && holder.key.name === name;
+    }
+  }
+  return false;
 }
