@@ -31,8 +31,10 @@ describe('ESLint integration', () => {
       'src/orders.ts:9:48 safe-retry/max-retry-attempts',
       'src/orders.ts:9:60 safe-retry/require-exponential-backoff',
       'src/orders.ts:9:60 safe-retry/require-jitter',
+      'src/orders.ts:1:20 safe-retry/no-legacy-retry',
       'src/orders.ts:2:19 safe-retry/no-legacy-retry',
       'src/orders.ts:9:10 safe-retry/max-retry-duration',
+      'src/report.js:1:24 safe-retry/no-legacy-retry',
       'src/report.js:4:55 safe-retry/require-jitter',
     ].sort());
   });
@@ -65,16 +67,16 @@ describe('the parser the presets carry', () => {
       console.log(JSON.stringify({ rules: result.messages.map((m) => m.ruleId), loaded }));
     `;
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('..', import.meta.url).pathname, encoding: 'utf8' })) as { rules: string[]; loaded: string[] };
-    expect(out.rules).toEqual(['safe-retry/require-jitter']);
+    expect(out.rules).toEqual(['safe-retry/no-legacy-retry', 'safe-retry/require-jitter']);
     expect(out.loaded).toEqual([]);
   });
 
   it('parses JSX in .js files, as typescript-eslint\'s parser does, and CommonJS in .cjs', async () => {
     const { default: safeRetry } = await import('../dist/index.js');
     const eslint = new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [safeRetry.configs.recommended as never, { rules: { 'no-undef': 'error' } }] });
-    const [jsx] = await eslint.lintText("import pRetry from 'p-retry';\nexport const A = () => <div>{String(pRetry)}</div>;\n", { filePath: `${cwd}src/view.js` });
+    const [jsx] = await eslint.lintText("import { retry } from 'cockatiel';\nexport const A = () => <div>{String(retry)}</div>;\n", { filePath: `${cwd}src/view.js` });
     expect(jsx!.messages).toEqual([]);
-    const [cjs] = await eslint.lintText("const pRetry = require('p-retry');\nif (!pRetry) return;\nmodule.exports = {};\n", { filePath: `${cwd}src/script.cjs` });
+    const [cjs] = await eslint.lintText("const { retry } = require('cockatiel');\nif (!retry) return;\nmodule.exports = {};\n", { filePath: `${cwd}src/script.cjs` });
     expect(cjs!.messages).toEqual([]);
   });
 });
@@ -109,15 +111,19 @@ describe('recommended-type-checked on its own', () => {
   ] as const)('%s', (_, singleRun) => {
     it('asks for the project service by itself, and lints JavaScript outside the tsconfig without type information', () => {
       expect(lintTyped({ tsconfigRootDir: root }, singleRun)).toEqual([
+        'src/caller.ts:1 safe-retry/no-legacy-retry',
         // The POST is in another file: only the type checker sees it.
         'src/caller.ts:4 safe-retry/no-unsafe-write-retry',
+        'src/refund.js:2 safe-retry/no-legacy-retry',
         'src/refund.js:5 safe-retry/no-unsafe-write-retry',
       ]);
     });
 
     it('uses a parserOptions.project of the config instead of the project service (typescript-eslint refuses both)', () => {
       expect(lintTyped({ project: './tsconfig.json', tsconfigRootDir: root }, singleRun)).toEqual([
+        'src/caller.ts:1 safe-retry/no-legacy-retry',
         'src/caller.ts:4 safe-retry/no-unsafe-write-retry',
+        'src/refund.js:2 safe-retry/no-legacy-retry',
         'src/refund.js:5 safe-retry/no-unsafe-write-retry',
       ]);
     });
@@ -136,8 +142,8 @@ describe('recommended-type-checked on its own', () => {
         const results = await eslint.lintFiles(['src/caller.ts']);
         return results.flatMap((r) => r.messages.map((m) => `${m.line} ${m.ruleId ?? m.message}`));
       };
-      expect(await lint()).toEqual(['4 safe-retry/no-unsafe-write-retry']);
-      expect(await lint()).toEqual([]);
+      expect(await lint()).toEqual(['1 safe-retry/no-legacy-retry', '4 safe-retry/no-unsafe-write-retry']);
+      expect(await lint()).toEqual(['1 safe-retry/no-legacy-retry']);
     } finally {
       if (previous === undefined) delete process.env['TSESTREE_SINGLE_RUN'];
       else process.env['TSESTREE_SINGLE_RUN'] = previous;
@@ -148,7 +154,7 @@ describe('recommended-type-checked on its own', () => {
     const { default: safeRetry } = await import('../dist/index.js');
     const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [safeRetry.configs.recommended as never] });
     const results = await eslint.lintFiles(['.']);
-    expect(results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length)}:${m.line} ${m.ruleId}`))).toEqual(['src/refund.js:5 safe-retry/no-unsafe-write-retry']);
+    expect(results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length)}:${m.line} ${m.ruleId}`))).toEqual(['src/caller.ts:1 safe-retry/no-legacy-retry', 'src/refund.js:2 safe-retry/no-legacy-retry', 'src/refund.js:5 safe-retry/no-unsafe-write-retry']);
   });
 });
 
@@ -179,8 +185,9 @@ describe("the README's settings snippets", () => {
       'export const b = () => pRetry(() => provisionServer(), opts);',
       '',
     ].join('\n');
-    expect(await lintWith(undefined, code)).toEqual([]);
-    expect(await lintWith(fragment, code)).toEqual(['4 safe-retry/no-unsafe-write-retry', '5 safe-retry/no-unsafe-write-retry']);
+    // p-retry itself is a legacy helper (R-RES-RE-X4), with or without the settings.
+    expect(await lintWith(undefined, code)).toEqual(['1 safe-retry/no-legacy-retry']);
+    expect(await lintWith(fragment, code)).toEqual(['1 safe-retry/no-legacy-retry', '4 safe-retry/no-unsafe-write-retry', '5 safe-retry/no-unsafe-write-retry']);
   });
 
   it('wrappers: calls to the declared helper are judged like a library', async () => {

@@ -181,7 +181,7 @@ describe('declared helpers (settings["safe-retry"].wrappers)', () => {
       export const pay = (order) => withRetry(() => payments.charge(order));
       export const twice = () => pRetry(() => withRetry(() => fetch('/x')), { retries: 2, minTimeout: 200, randomize: true });
     `, { settings: acme() });
-    expect(rulesOf(findings)).toEqual(['no-nested-retry withRetry', 'no-unsafe-write-retry payments.charge(order)']);
+    expect(rulesOf(findings)).toEqual(["no-legacy-retry 'p-retry'", 'no-nested-retry withRetry', 'no-unsafe-write-retry payments.charge(order)']);
     expect(findings.find((f) => f.rule === 'no-nested-retry')?.message).toContain('3 x 3 = 9');
   });
 
@@ -260,6 +260,7 @@ describe('inferred helpers in the same file', () => {
     expect(calls[0]).toMatchObject({ attempts: 10, growth: 'constant', fromHelper: ['attempts', 'backoff', 'breaker', 'duration', 'jitter'] });
     expect(rulesOf(findings)).toEqual([
       'max-retry-attempts 10',
+      "no-legacy-retry 'p-retry'",
       'no-nested-retry retry10',
       'no-retry-on-client-error pRetry',
       'no-retry-on-client-error retry10',
@@ -370,7 +371,7 @@ describe('inferred helpers in the same file', () => {
       export const pay = (order) => withRetry(() => payments.charge(order));
       export const inner = () => withRetry(() => pRetry(() => api.get('/x'), { retries: 2, minTimeout: 200, randomize: true }));
     `, { js: true });
-    expect(rulesOf(findings)).toEqual(['no-nested-retry pRetry', 'no-retry-on-client-error pRetry', 'no-retry-on-client-error withRetry', 'no-unsafe-write-retry payments.charge(order)']);
+    expect(rulesOf(findings)).toEqual(["no-legacy-retry 'p-retry'", 'no-nested-retry pRetry', 'no-retry-on-client-error pRetry', 'no-retry-on-client-error withRetry', 'no-unsafe-write-retry payments.charge(order)']);
   });
 
   it('leaves alone functions that retry a fixed call, and calls from inside the helper', () => {

@@ -64,7 +64,13 @@ beforeAll(() => {
   write(project, 'eslint.config.js', "throw new Error('the check must not load the project config');\n");
 
   clean = mkdtempSync(path.join(tmpdir(), 'safe-retry-check-clean-'));
-  write(clean, 'src/read.ts', "import pRetry from 'p-retry';\nexport const read = () => pRetry(() => fetch('/x'), { retries: 2, minTimeout: 500, randomize: true });\n");
+  write(clean, 'src/read.ts', [
+    "import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';",
+    'const transient = (e: Error & { status?: number }) => e.status === undefined || e.status >= 500;',
+    'const policy = retry(handleWhen(transient), { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 200, maxDelay: 1000 }) });',
+    "export const read = () => policy.execute(() => fetch('/x'));",
+    '',
+  ].join('\n'));
 });
 
 afterAll(() => {
@@ -88,13 +94,13 @@ describe('safe-retry-check', () => {
       'R-RES-RE-3  at most 5 attempts, 3 typical  (1)',
       'R-RES-RE-4  under about 5 s of in-memory retrying  (1)',
       'R-RES-RE-X3  exponential backoff with jitter, never constant or linear  (3)',
-      'R-RES-RE-X4  no legacy retry helpers  (1)',
+      'R-RES-RE-X4  no legacy retry helpers  (3)',
     ]);
     expect(stdout).toContain('  src/payments.ts:4:91  error  pRetry() makes up to 10 calls in total');
     expect(stdout).toContain('safe-retry/max-retry-attempts');
     expect(stdout).toContain("src/view.tsx:1:19  error  'async-retry' is a standalone retry helper");
     expect(stdout).toContain('scripts/report.cjs:3:46  error  pRetry() backs off without randomness');
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('6 problems (6 errors, 0 warnings) in 3 of 5 files checked, under 4 guide rules.');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('8 problems (8 errors, 0 warnings) in 3 of 5 files checked, under 4 guide rules.');
     for (const ignored of ['node_modules', 'dist/', 'build/', 'coverage/', '.next/', 'types.d.ts', 'eslint.config.js']) {
       expect(stdout).not.toContain(ignored);
     }
@@ -195,7 +201,7 @@ describe('safe-retry-check', () => {
       ptyOutput = String((error as { stdout?: string }).stdout ?? '');
     }
     expect(ptyOutput).toMatch(/checking\.\.\. \d+ files/);
-    expect(ptyOutput).toContain('6 problems');
+    expect(ptyOutput).toContain('8 problems');
   });
 
   it('checks Spring application*.yml with the resilience4j preset, and groups multi-rule messages by the first', async () => {

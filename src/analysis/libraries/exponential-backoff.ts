@@ -27,6 +27,8 @@ const EXPONENTIAL_BACKOFF_FIXES: LibraryFixes = {
 export const exponentialBackoff: LibraryDescriptor = {
   id: 'exponential-backoff',
   modules: ['exponential-backoff'],
+  // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
+  legacy: { modules: ['exponential-backoff'] },
   fixes: EXPONENTIAL_BACKOFF_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];

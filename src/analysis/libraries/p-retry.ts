@@ -12,6 +12,8 @@ import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, opti
 export const pRetry: LibraryDescriptor = {
   id: 'p-retry',
   modules: ['p-retry'],
+  // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
+  legacy: { modules: ['p-retry'] },
   attemptParameter: { index: 0 },
   fixes: { schedule: NODE_RETRY_SCHEDULE, clientErrors: pRetryClientErrors, migrate: pRetryMigration },
   find(uses, ctx) {

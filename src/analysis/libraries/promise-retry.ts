@@ -11,19 +11,22 @@ import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, customFilter, optionsTarget, 
 /**
  * promise-retry: `promiseRetry((retry, n) => op().catch(retry), opts)` or `promiseRetry(opts, fn)`.
  * Retrying is opt-in per error (only errors handed to `retry` are retried), so it always has a filter.
+ * `@gar/promise-retry` (npm's fork, read at 1.0.2 lib/index.js) exports `{ promiseRetry }`, takes
+ * the function first only, and keeps the options and their defaults.
  */
 export const promiseRetry: LibraryDescriptor = {
   id: 'promise-retry',
-  modules: ['promise-retry'],
+  modules: ['promise-retry', '@gar/promise-retry'],
   // A standalone helper: no circuit breaker, metrics wired by hand, config in code (R-RES-RE-X4).
-  legacy: { modules: ['promise-retry'] },
+  legacy: { modules: ['promise-retry', '@gar/promise-retry'] },
   attemptParameter: { index: 1 },
   fixes: { schedule: NODE_RETRY_SCHEDULE, migrate: promiseRetryMigration },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
       const call = callOf(use);
-      if (!call || !isDefaultPath(use.path)) continue;
+      const entry = use.module === '@gar/promise-retry' ? use.path === 'promiseRetry' : isDefaultPath(use.path);
+      if (!call || !entry) continue;
       const first = argument(call, 0);
       const optionsFirst = !!first && !isFunctionNode(first) && (first.type === T.ObjectExpression || isFunctionNode(argument(call, 1)));
       const optionsIndex = optionsFirst ? 0 : 1;

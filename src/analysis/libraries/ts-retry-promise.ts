@@ -36,6 +36,8 @@ const TS_RETRY_PROMISE_FIXES: LibraryFixes = {
 export const tsRetryPromise: LibraryDescriptor = {
   id: 'ts-retry-promise',
   modules: [MODULE],
+  // A standalone helper and decorator: no circuit breaker, metrics wired by hand (R-RES-RE-X4).
+  legacy: { modules: [MODULE] },
   fixes: TS_RETRY_PROMISE_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];

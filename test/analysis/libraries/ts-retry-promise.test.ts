@@ -84,7 +84,7 @@ describe('ts-retry-promise descriptor', () => {
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-jitter', text: "backoff: 'EXPONENTIAL'" }));
     });
 
-    it('accepts a bounded, jittered function backoff with retryIf', () => {
+    it('reports only the helper itself (R-RES-RE-X4) on a bounded, jittered function backoff with retryIf', () => {
       expect(lint(`
         import { retry } from 'ts-retry-promise';
         export const load = () => retry(() => repository.findAll(), {
@@ -92,14 +92,14 @@ describe('ts-retry-promise descriptor', () => {
           backoff: (attempt, delay) => delay * 2 ** attempt * (0.5 + Math.random()),
           retryIf: (e) => e.code === 'ECONNRESET',
         });
-      `)).toEqual([]);
+      `).map((f) => f.rule)).toEqual(['no-legacy-retry']);
     });
 
-    it('accepts a CommonJS retryDecorator with few quick retries', () => {
+    it('reports only the helper itself (R-RES-RE-X4) on a CommonJS retryDecorator with few quick retries', () => {
       expect(lint(`
         const { retryDecorator } = require('ts-retry-promise');
         module.exports = retryDecorator(loadConfig, { retries: 2, delay: 500, backoff: (attempt, delay) => delay * 2 ** (attempt - 1) * (0.5 + Math.random()) });
-      `, { js: true })).toEqual([]);
+      `, { js: true }).map((f) => f.rule)).toEqual(['no-legacy-retry']);
     });
   });
 });

@@ -485,6 +485,7 @@ describe('the resilience4j preset', () => {
         .flatMap((r) => r.messages.map((m) => `${path.relative(dir, r.filePath)}:${m.line} ${m.ruleId ?? m.message}`))
         .sort();
       expect(found).toEqual([
+        'client.ts:1 safe-retry/no-legacy-retry',
         'client.ts:2 safe-retry/max-retry-attempts',
         'client.ts:2 safe-retry/max-retry-duration',
         'client.ts:2 safe-retry/require-jitter',
