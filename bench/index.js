@@ -3,6 +3,10 @@
 //
 //   npm run bench                 everything, full rounds (long: tens of minutes on 2 cores)
 //   npm run bench -- --quick      fewer rounds everywhere (a smoke run; the file says so)
+//   npm run bench -- --only=lint:rules,editor
+//                                 re-runs only the named benchmarks (file name without .js; after a
+//                                 colon, the benchmark's own --only sections) and replaces just their
+//                                 subsections in the existing RESULTS.md, each marked with its date
 //
 // A benchmark that is not there yet is listed as missing; one that fails is listed with the end of
 // its error output, the others still run, and the exit code is non-zero.
@@ -13,6 +17,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const quick = process.argv.includes('--quick');
+const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+/** `--only=lint:rules,editor` as bench file name -> the sections to pass on ('' for all). */
+const only = onlyArg === undefined ? undefined : new Map(onlyArg.split(',').map((part) => {
+  const [name, sections = ''] = part.split(':');
+  return [name, sections.replace(/\+/g, ',')];
+}));
+const nameOf = (file) => file.replace(/^bench\//, '').replace(/(\/index)?\.js$/, '');
 const version = (pkg) => JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), 'utf8')).version;
 
 const BENCHES = [
@@ -26,15 +37,18 @@ const BENCHES = [
 ];
 
 const sections = [];
+const rerun = [];
 let failed = 0;
 for (const bench of BENCHES) {
+  if (only && !only.has(nameOf(bench.file))) continue;
   if (!existsSync(new URL(`../${bench.file}`, import.meta.url))) {
     sections.push(`# ${bench.title}\n\nNot run: \`${bench.file}\` is not in this checkout yet.`);
     continue;
   }
   process.stderr.write(`bench: ${bench.file} ...\n`);
   const started = performance.now();
-  const r = spawnSync(process.execPath, [bench.file, ...(quick ? ['--quick'] : [])], {
+  const parts = only?.get(nameOf(bench.file));
+  const r = spawnSync(process.execPath, [bench.file, ...(quick ? ['--quick'] : []), ...(parts ? [`--only=${parts}`] : [])], {
     cwd: root,
     encoding: 'utf8',
     env: { ...process.env, ...bench.env },
@@ -45,7 +59,9 @@ for (const bench of BENCHES) {
   process.stderr.write(`bench: ${bench.file} exited ${r.status} after ${seconds} s\n`);
   // Each benchmark's own headings sit one level below its section.
   const body = (r.stdout ?? '').trim().replace(/^(#+) /gm, '#$1 ');
-  if (r.status === 0) {
+  if (r.status === 0 && only) {
+    rerun.push({ bench, body, seconds });
+  } else if (r.status === 0) {
     sections.push(`# ${bench.title}\n\n${body}\n\n_${seconds} s._`);
   } else {
     failed++;
@@ -74,6 +90,31 @@ const header = [
   '',
 ].join('\n');
 
-writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}\n${sections.join('\n\n')}\n`);
+if (only) {
+  // Splice: each re-run subsection (a `### ` heading of the benchmark's output) replaces the one of
+  // the same heading in the benchmark's section of the existing file; the rest stays as it was.
+  const url = new URL('./RESULTS.md', import.meta.url);
+  let text = readFileSync(url, 'utf8');
+  for (const { bench, body, seconds } of rerun) {
+    const start = text.indexOf(`# ${bench.title}\n`);
+    if (start < 0) throw new Error(`bench/RESULTS.md has no section "${bench.title}": run npm run bench in full first`);
+    const next = text.indexOf('\n# ', start + 1);
+    const end = next < 0 ? text.length : next + 1;
+    let section = text.slice(start, end);
+    const stamp = `_Re-run on ${new Date().toISOString().slice(0, 10)} with \`--only\`${quick ? ' and `--quick`' : ''} (${seconds} s); the rest of this file is from the date above._`;
+    for (const block of body.split(/\n(?=### )/).filter((b) => b.startsWith('### '))) {
+      const heading = block.slice(0, block.indexOf('\n') < 0 ? block.length : block.indexOf('\n'));
+      const at = section.indexOf(`${heading}\n`);
+      if (at < 0) throw new Error(`bench/RESULTS.md: "${heading}" is not in "${bench.title}"`);
+      const after = section.slice(at + heading.length).search(/\n#{1,3} /);
+      const stop = after < 0 ? section.length : at + heading.length + after + 1;
+      section = `${section.slice(0, at)}${block.trim()}\n\n${stamp}\n${section.slice(stop)}`;
+    }
+    text = `${text.slice(0, start)}${section}${text.slice(end)}`;
+  }
+  writeFileSync(url, text);
+} else {
+  writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}\n${sections.join('\n\n')}\n`);
+}
 process.stderr.write(`bench: wrote bench/RESULTS.md${failed ? `; ${failed} benchmark(s) failed` : ''}\n`);
 if (failed) process.exitCode = 1;
