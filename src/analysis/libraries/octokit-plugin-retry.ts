@@ -39,6 +39,12 @@ export const octokitPluginRetry: LibraryDescriptor = {
     const sites: RetrySite[] = [];
     for (const use of uses) {
       if (use.path !== 'retry') continue;
+      const actions = actionsOctokit(use.expression, ctx);
+      if (actions) {
+        const view = ctx.options(optionsArgument(actions, 1));
+        sites.push(readSite(view, { node: actions, reportNode: actions.callee, operation: actions, options: optionsTarget(view, actions, 1), label: 'getOctokit(retry)' }));
+        continue;
+      }
       const plugin = pluginCall(use.expression);
       if (!plugin) continue;
       const constructions = constructionsOf(plugin, ctx);
@@ -60,6 +66,19 @@ export const octokitPluginRetry: LibraryDescriptor = {
     return sites;
   },
 };
+
+/**
+ * `getOctokit(token, options, retry, ...)` from `@actions/github` (the GitHub Actions toolkit,
+ * read in actions/toolkit packages/github/src/github.ts: `GitHub.plugin(...additionalPlugins)` then
+ * `new OctokitWithPlugins(getOctokitOptions(token, options))`): the plugin comes in as an extra
+ * argument, the options are the second.
+ */
+function actionsOctokit(expression: Node, ctx: AnalysisContext): TSESTree.CallExpression | undefined {
+  const p = expression.parent;
+  if (p?.type !== T.CallExpression || p.arguments.indexOf(expression as TSESTree.CallExpressionArgument) < 2) return undefined;
+  const ref = ctx.imports.resolve(p.callee);
+  return ref?.module === '@actions/github' && ref.path === 'getOctokit' ? p : undefined;
+}
 
 /** `Octokit.plugin(retry, throttling)` holding this use among its arguments. */
 function pluginCall(expression: Node): TSESTree.CallExpression | undefined {
@@ -84,7 +103,7 @@ function constructionsOf(plugin: TSESTree.CallExpression, ctx: AnalysisContext):
   return out;
 }
 
-function readSite(view: OptionsView, spec: { node: Node; reportNode: Node; operation: Node; options?: ReturnType<typeof optionsTarget> }): RetrySite {
+function readSite(view: OptionsView, spec: { node: Node; reportNode: Node; operation: Node; options?: ReturnType<typeof optionsTarget>; label?: string }): RetrySite {
   const retry = view.sub('retry');
   const enabled = retry.boolean('enabled', true);
   let attempts = totalAttempts(retry.number('retries', 3), 'retries');
@@ -98,7 +117,7 @@ function readSite(view: OptionsView, spec: { node: Node; reportNode: Node; opera
     // This library re-sends every method, POST and PATCH included.
     retriesWrites: { value: true },
     library: MODULE,
-    label: 'Octokit.plugin(retry)',
+    label: spec.label ?? 'Octokit.plugin(retry)',
     node: spec.node,
     reportNode: spec.reportNode,
     attempts,

@@ -85,4 +85,19 @@ describe('@octokit/plugin-retry descriptor', () => {
       delete process.env['SAFE_RETRY_STRICT_ANALYSIS'];
     }
   });
+
+  it("reads the plugin handed to @actions/github's getOctokit as an extra argument", () => {
+    const code = `
+      import { getOctokit } from '@actions/github';
+      import { retry } from '@octokit/plugin-retry';
+      export const github = getOctokit(token, { retry: { retries: 2 } }, retry);
+    `;
+    expect(analyse(code)[0]).toMatchObject({ label: 'getOctokit(retry)', attempts: 3, attemptsAt: 'retries: 2', jitter: false });
+    const rules = lint(code).map((f) => f.rule);
+    // Waits of 1 s and 4 s with no randomness; every method re-sent, wherever the client goes.
+    expect(rules).toEqual(expect.arrayContaining(['require-jitter', 'no-unsafe-write-retry']));
+    // Options the file cannot read stay unknown; a getOctokit without the plugin is no site.
+    expect(analyse(`import { getOctokit } from '@actions/github'; import { retry } from '@octokit/plugin-retry'; getOctokit(token, opts, retry);`)[0]).toMatchObject({ attempts: 'unknown' });
+    expect(analyse(`import { getOctokit } from '@actions/github'; getOctokit(token, { retry: { retries: 9 } });`)).toEqual([]);
+  });
 });
