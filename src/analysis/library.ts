@@ -108,6 +108,11 @@ export interface HttpFacet {
   readonly types?: readonly string[];
   /** Exported types of a handler that passes every request on (Angular's `HttpHandler`): its `handle(req)` re-sends whatever request it is given. */
   readonly handlerTypes?: readonly string[];
+  /**
+   * For a client known by its `types` whose members are not named after HTTP methods: the method
+   * each member sends (discord.js `channel.send()` posts a message).
+   */
+  readonly typedMembers?: Readonly<Record<string, string>>;
 }
 
 /** How to tell reads from writes among an SDK's calls. */

@@ -284,3 +284,43 @@ describe('hand-written filters: how the code ends a 4xx', () => {
     expect(findings.filter((f) => f.rule === 'no-retry-on-client-error')).toEqual([]);
   });
 });
+
+describe('hand-written retries around discord.js receivers known by their declared type', () => {
+  it('reports a message sent again after any error, through a type-only import', () => {
+    const findings = lint(`
+      import type { TextChannel } from 'discord.js';
+      export async function post(channel: TextChannel, content: string) {
+        let nTry = 0;
+        while (nTry < 3) {
+          try {
+            return await channel.send({ content });
+          } catch (err) {
+            console.error(err);
+          }
+          nTry++;
+        }
+        return null;
+      }
+    `);
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'no-unsafe-write-retry', text: 'channel.send({ content })' }));
+    expect(findings).toContainEqual(expect.objectContaining({ rule: 'no-retry-on-client-error', messageId: 'unfilteredHttp' }));
+  });
+
+  it('reads a nullable annotation and an interaction reply, and leaves an untyped receiver alone', () => {
+    const findings = lint(`
+      import { ChatInputCommandInteraction } from 'discord.js';
+      export async function answer(interaction: ChatInputCommandInteraction, socket: { send(x: string): Promise<void> }) {
+        for (let i = 0; i < 3; i++) {
+          try {
+            const reply: ChatInputCommandInteraction | null = interaction;
+            await reply!.editReply({ content: 'ok' });
+            await socket.send('done');
+            return;
+          } catch (e) { /* again */ }
+        }
+      }
+    `);
+    const writes = findings.filter((f) => f.rule === 'no-unsafe-write-retry').map((f) => f.text);
+    expect(writes).toEqual(["reply!.editReply({ content: 'ok' })"]);
+  });
+});

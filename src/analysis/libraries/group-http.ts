@@ -2,6 +2,7 @@ import type { LibraryDescriptor } from '../library.js';
 import { angularHttp } from './angular-http.js';
 import { axios } from './axios.js';
 import { axiosRetry } from './axios-retry.js';
+import { discordJs } from './discord.js';
 import { fetchClient } from './fetch.js';
 import { nestjsAxios } from './nestjs-axios.js';
 import { nodeHttp } from './node-http.js';
@@ -35,4 +36,5 @@ export const HTTP_LIBRARIES: readonly LibraryDescriptor[] = [
   // Clients reached only through a member or parameter of their type.
   angularHttp,
   nestjsAxios,
+  discordJs,
 ];

@@ -15,6 +15,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { enclosingClass, findVariable, isFunctionNode, propertyKey, unwrap } from '../ast.js';
 import type { AnalysisContext, HttpFacet, LibraryDescriptor } from '../library.js';
+import { normaliseModule } from '../imports.js';
 import type { Node } from '../model.js';
 import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
 
@@ -80,6 +81,8 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
     if (typed) {
       const known = { client: typed.library.id, throwsOnClientError: typed.facet.throwsOnClientError, nonThrowingOptions: typed.facet.nonThrowingOptions ?? [], statusAcceptedOption: typed.facet.statusAcceptedOption };
       if (typed.handler) return member === 'handle' ? { ...known, style: 'interceptor' } : undefined;
+      const named = typed.facet.typedMembers;
+      if (named && Object.hasOwn(named, member)) return { ...known, style: 'method-member', method: named[member] };
       if (HTTP_METHOD_MEMBERS.has(member)) return { ...known, style: 'method-member', method: methodOfMember(member) };
       if (member === 'request') return { ...known, style: 'fetch' };
       return undefined;
@@ -148,7 +151,12 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
     return null;
   }
 
+  /** `TextChannel`, `TextChannel | null`: the one type named besides null and undefined. */
   function annotated(type: TSESTree.TypeNode | undefined): TypedClient | null {
+    if (type?.type === T.TSUnionType) {
+      const named = type.types.filter((t) => t.type !== T.TSNullKeyword && t.type !== T.TSUndefinedKeyword);
+      return named.length === 1 ? annotated(named[0]) : null;
+    }
     if (type?.type !== T.TSTypeReference) return null;
     return typedClient(type.typeName);
   }
@@ -162,8 +170,17 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
   }
 
   function typedClient(node: Node): TypedClient | null {
-    const ref = ctx.imports.resolve(node);
+    const ref = ctx.imports.resolve(node) ?? typeImport(node);
     return (ref && types.get(`${ref.module}#${ref.path}`)) ?? null;
+  }
+
+  /** `import type { TextChannel } from 'discord.js'`: a name imported for its type only (the import table binds values). */
+  function typeImport(node: Node): { module: string; path: string } | undefined {
+    if (node.type !== T.Identifier) return undefined;
+    const def = findVariable(ctx.evaluator.scopeOf(node), node.name)?.defs[0];
+    if (def?.type !== 'ImportBinding' || def.node.type !== T.ImportSpecifier || def.parent?.type !== T.ImportDeclaration) return undefined;
+    const imported = def.node.imported;
+    return { module: normaliseModule(def.parent.source.value), path: imported.type === T.Identifier ? imported.name : String(imported.value) };
   }
 
   return { requestOf };
