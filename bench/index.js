@@ -102,7 +102,10 @@ if (only) {
     const end = next < 0 ? text.length : next + 1;
     let section = text.slice(start, end);
     const stamp = `_Re-run on ${new Date().toISOString().slice(0, 10)} with \`--only\`${quick ? ' and `--quick`' : ''} (${seconds} s); the rest of this file is from the date above._`;
-    for (const block of body.split(/\n(?=### )/).filter((b) => b.startsWith('### '))) {
+    const blocks = body.split(/\n(?=### )/).filter((b) => b.startsWith('### '));
+    // A benchmark without subsections is replaced whole.
+    if (blocks.length === 0) section = `# ${bench.title}\n\n${body}\n\n${stamp}\n${next < 0 ? '' : '\n'}`;
+    for (const block of blocks) {
       const heading = block.slice(0, block.indexOf('\n') < 0 ? block.length : block.indexOf('\n'));
       const at = section.indexOf(`${heading}\n`);
       if (at < 0) throw new Error(`bench/RESULTS.md: "${heading}" is not in "${bench.title}"`);
