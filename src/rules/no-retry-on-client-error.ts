@@ -1,7 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
 import { clientErrorSuggestion, describeEdits, type Suggestion } from '../analysis/fixes.js';
-import type { RetrySite } from '../analysis/model.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
@@ -35,11 +34,11 @@ export default createRule<Options, MessageIds>({
         const model = getRetryModel(context);
         for (const site of model.sitesFor('client-errors')) {
           const filter = site.errorFilter;
-          const httpCalls = model.operations.facts(site).httpCalls;
-          let planned: { suggestion: Suggestion | undefined } | undefined;
-          const suggestionOf = (s: RetrySite) => (planned ??= { suggestion: clientErrorSuggestion(s, model, httpCalls) }).suggestion;
+          // Planned once per site, and only for a site that is reported (null: not planned yet).
+          let planned: Suggestion | undefined | null = null;
           const report = (node: TSESTree.Node, messageId: Exclude<MessageIds, 'stopOnClientErrors'>, data: Record<string, string>) => {
-            const suggestion = suggestionOf(site);
+            if (planned === null) planned = clientErrorSuggestion(site, model, model.operations.facts(site).httpCalls);
+            const suggestion = planned;
             context.report({
               node,
               messageId,
@@ -57,7 +56,7 @@ export default createRule<Options, MessageIds>({
             continue;
           }
           if (filter.kind !== 'none') continue;
-          const call = httpCalls.find((c) => c.throwsOnClientError);
+          const call = model.operations.facts(site).httpCalls.find((c) => c.throwsOnClientError);
           if (!call) continue;
           report(site.reportNode, 'unfilteredHttp', { label: site.label, call: `${context.sourceCode.getText(call.node.callee)}()` });
         }
