@@ -18,6 +18,8 @@ import { summarise, type SiteSummary } from '../helpers/model.js';
 
 interface RunOptions {
   js?: boolean;
+  /** JavaScript parsed by the presets' own parser (espree, which gives no scope analysis of its own). */
+  presetParser?: boolean;
   /** Absolute path of the linted file (cross-file tests), else `file.ts` / `file.js`. */
   filename?: string;
   settings?: Record<string, unknown>;
@@ -53,12 +55,14 @@ function run(code: string, opts: RunOptions = {}): Run {
   };
   // Files in a temporary folder lie outside the working directory that config patterns are relative to.
   const linter = new Linter({ configType: 'flat', ...(opts.filename ? { cwd: '/' } : {}) });
-  const filename = opts.filename ?? (opts.js ? 'file.js' : 'file.ts');
+  const filename = opts.filename ?? (opts.js || opts.presetParser ? 'file.js' : 'file.ts');
   const messages = linter.verify(code, [
     {
       files: ['**/*.{js,mjs,cjs,ts,mts,cts,tsx,jsx}'],
       plugins: { 'safe-retry': plugin as never, test: { rules: { capture } } as never },
-      languageOptions: opts.js ? { ecmaVersion: 'latest', sourceType: 'module' } : { parser: tsParser as never, sourceType: 'module' },
+      languageOptions: opts.presetParser
+        ? { parser: plugin.configs.recommended.languageOptions.parser as never, sourceType: 'module' }
+        : opts.js ? { ecmaVersion: 'latest', sourceType: 'module' } : { parser: tsParser as never, sourceType: 'module' },
       settings: opts.settings ?? {},
       rules: { ...plugin.configs.recommended.rules, 'test/capture': 'error' } as never,
     },
@@ -488,6 +492,36 @@ describe('inferred helpers in other files', () => {
       retryOnce(() => api.get('/b'));
     `, { js: true, filename: at('lib/app.js') });
     expect(sites.map((s) => [s.label, s.attempts, s.attemptsAt])).toEqual([['withRetry()', 8, '7'], ['retryOnce()', 2, undefined]]);
+  });
+
+  it('follows ES module imports in JavaScript linted with the presets\' parser, which gives the tree without scopes', () => {
+    const at = project({
+      'utils/retries.js': `
+        export async function withRetries(task, options = {}) {
+          const { maxRetries = 5, initialDelay = 1000, isRecoverable = () => true } = options;
+          let retries = 0;
+          let delay = initialDelay;
+          while (retries < maxRetries) {
+            try {
+              return await task();
+            } catch (error) {
+              retries++;
+              if (!isRecoverable(error)) console.error(error.message);
+              await new Promise((resolve) => setTimeout(resolve, delay));
+              delay = delay * 2;
+            }
+          }
+        }
+      `,
+      'utils/app.js': '',
+    });
+    const { sites, findings } = run(`
+      import axios from 'axios';
+      import { withRetries } from './retries.js';
+      export const playlist = (url) => withRetries(async () => (await axios.get(url)).data);
+    `, { presetParser: true, filename: at('utils/app.js') });
+    expect(sites.map((s) => [s.library, s.label, s.attempts])).toEqual([['wrapper:withRetries', 'withRetries()', 5]]);
+    expect(rulesOf(findings)).toEqual(['no-retry-on-client-error withRetries']);
   });
 
   it('follows workspace packages linked into node_modules, not installed packages', () => {

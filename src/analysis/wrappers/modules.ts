@@ -374,6 +374,41 @@ function typescriptParser(): ParserLike & { visitorKeys: Record<string, readonly
   return (tsParser ??= createRequire(import.meta.url)('@typescript-eslint/parser'));
 }
 
+interface ScopeTools {
+  analyze(ast: TSESTree.Program, options: Record<string, unknown>): unknown;
+  KEYS: Record<string, readonly string[]>;
+}
+
+/**
+ * ESLint's own scope analysis and visitor keys, as ESLint applies them to a tree from espree (both
+ * are dependencies of ESLint, so of every project running this plugin); neither loads TypeScript.
+ * Null when they cannot be loaded.
+ */
+let scopeToolsCache: ScopeTools | null | undefined;
+function scopeTools(): ScopeTools | null {
+  if (scopeToolsCache !== undefined) return scopeToolsCache;
+  try {
+    const req = createRequire(createRequire(import.meta.url).resolve('eslint'));
+    const { analyze } = req('eslint-scope') as { analyze: ScopeTools['analyze'] };
+    const { KEYS } = req('eslint-visitor-keys') as { KEYS: ScopeTools['KEYS'] };
+    scopeToolsCache = { analyze, KEYS };
+  } catch {
+    scopeToolsCache = null;
+  }
+  return scopeToolsCache;
+}
+
+/** The scopes of a tree parsed without them (espree gives none); undefined when they cannot be analysed. */
+function scopesOf(ast: TSESTree.Program, options: Record<string, unknown>): unknown {
+  const tools = scopeTools();
+  if (!tools) return undefined;
+  try {
+    return tools.analyze(ast, { ignoreEval: true, ecmaVersion: 2022, sourceType: options['sourceType'], childVisitorKeys: tools.KEYS, fallback: 'iteration' });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Options that would make a parse type-aware (slow, and tied to the linted file's project). */
 const TYPE_AWARE = new Set(['project', 'projectService', 'programs', 'EXPERIMENTAL_useProjectService']);
 
@@ -398,14 +433,17 @@ function parse(text: string, file: string, env: ParseEnvironment): Readonly<TSES
   });
   parses++;
   const result = parser.parseForESLint(text, options);
-  if (!result.scopeManager) return undefined;
-  const visitorKeys = result.visitorKeys ?? typescriptParser().visitorKeys;
+  // A parser that gives the tree only (espree, or the presets' parser on JavaScript) leaves the scope
+  // analysis to ESLint; it is done here the same way, without loading TypeScript.
+  const scopeManager = result.scopeManager ?? scopesOf(result.ast, options);
+  if (!scopeManager) return undefined;
+  const visitorKeys = result.visitorKeys ?? scopeTools()?.KEYS ?? typescriptParser().visitorKeys;
   setParents(result.ast, visitorKeys);
   return new SourceCode({
     text,
     ast: result.ast as never,
     parserServices: (result.services ?? {}) as never,
-    scopeManager: result.scopeManager as never,
+    scopeManager: scopeManager as never,
     visitorKeys: visitorKeys as never,
   }) as unknown as Readonly<TSESLint.SourceCode>;
 }
