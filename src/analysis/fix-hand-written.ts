@@ -5,7 +5,8 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { LibraryFixes } from './fix-plan.js';
+import { fullJitterText, withTypicalWaits, type LibraryFixes } from './fix-plan.js';
+import { waitEditOf } from './hand-written/wait-edit.js';
 import type { AnalysisContext } from './library.js';
 import type { OptionEdit, RetrySite } from './model.js';
 import type { HttpCall } from './operations/types.js';
@@ -18,6 +19,19 @@ export const handWrittenFixes: LibraryFixes = {
     if (site.errorFilter.retriesEverything) return throwOnClientResponse(site, ctx);
     if (site.errorFilter.kind !== 'none') return undefined;
     return rethrowInCatch(site, ctx, httpCalls.filter((c) => c.throwsOnClientError));
+  },
+  // The loop's one wait becomes full jitter on an exponential schedule computed from its counter
+  // (`Math.random() * Math.min(cap, first * 2 ** attempt)`); the number of attempts stays.
+  schedule: {
+    writes: ['initialMs', 'multiplier', 'maxMs', 'jitter'],
+    jitterBound: { factor: 1 },
+    normalize: (plan) => ({ ...withTypicalWaits(plan), jitter: true }),
+    write(plan, _changed, site) {
+      const wait = waitEditOf(site);
+      const text = wait && fullJitterText(withTypicalWaits(plan), wait.exponent);
+      if (!wait || !text) return undefined;
+      return [{ path: [], range: wait.node.range, text, label: `wait ${text}` }];
+    },
   },
 };
 

@@ -45,5 +45,37 @@ run('require-exponential-backoff', rule, {
         suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500, factor: 2, randomize: true });` }],
       }],
     },
+      {
+      // retry-axios: the static backoff becomes exponential with full jitter, within 5 s.
+      code: "import axios from 'axios';\nimport * as rax from 'retry-axios';\nexport const client = axios.create({ raxConfig: { retry: 3, backoffType: 'static', retryDelay: 1000 } });\nrax.attach(client);",
+      errors: [{
+        messageId: 'constantDelay', line: 3,
+        suggestions: [{ messageId: 'useExponential', data: { edit: "retryDelay: 500, backoffType: 'exponential', jitter: 'full'" }, output: "import axios from 'axios';\nimport * as rax from 'retry-axios';\nexport const client = axios.create({ raxConfig: { retry: 3, backoffType: 'exponential', retryDelay: 500, jitter: 'full' } });\nrax.attach(client);" }],
+      }],
+    },
+    {
+      // axios-retry without retryDelay retries at once: a full-jitter function of retryCount.
+      code: "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 3 });",
+      errors: [{
+        messageId: 'noDelay', line: 3,
+        suggestions: [{ messageId: 'useExponential', data: { edit: "retryDelay: (retryCount) => Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))" }, output: "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 3, retryDelay: (retryCount) => Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1)) });" }],
+      }],
+    },
+    {
+      // typescript-retry-decorator: the exponential policy with FullJitter, its strategy enum imported.
+      code: "import { Retryable, BackOffPolicy } from 'typescript-retry-decorator';\nexport class Api {\n  @Retryable({ maxAttempts: 3, backOff: 1000, backOffPolicy: BackOffPolicy.FixedBackOffPolicy })\n  async load() { return run(); }\n}",
+      errors: [{
+        messageId: 'constantDelay', line: 3,
+        suggestions: [{ messageId: 'useExponential', data: { edit: "backOff: 500, import ExponentialBackoffStrategy, backOffPolicy: BackOffPolicy.ExponentialBackOffPolicy, exponentialOption: { maxInterval: 4000, multiplier: 2, backoffStrategy: ExponentialBackoffStrategy.FullJitter }" }, output: "import { Retryable, BackOffPolicy, ExponentialBackoffStrategy } from 'typescript-retry-decorator';\nexport class Api {\n  @Retryable({ maxAttempts: 3, backOff: 500, backOffPolicy: BackOffPolicy.ExponentialBackOffPolicy, exponentialOption: { maxInterval: 4000, multiplier: 2, backoffStrategy: ExponentialBackoffStrategy.FullJitter } })\n  async load() { return run(); }\n}" }],
+      }],
+    },
+    {
+      // A countdown loop: the exponent counts down from the retries left.
+      code: "export async function load() {\n  let retries = 3;\n  while (true) {\n    try { return await run(); } catch (e) {\n      if (--retries === 0) throw e;\n      await new Promise((resolve) => setTimeout(resolve, 800));\n    }\n  }\n}\n",
+      errors: [{
+        messageId: 'constantDelay', line: 6,
+        suggestions: [{ messageId: 'useExponential', data: { edit: "wait Math.random() * Math.min(3200, 800 * 2 ** (2 - retries))" }, output: "export async function load() {\n  let retries = 3;\n  while (true) {\n    try { return await run(); } catch (e) {\n      if (--retries === 0) throw e;\n      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(3200, 800 * 2 ** (2 - retries))));\n    }\n  }\n}\n" }],
+      }],
+    },
   ],
 });

@@ -20,8 +20,52 @@ run('require-jitter', rule, {
     },
     {
       // Immediate retries (rxjs retry(n) has no delay) land together too.
+      // The bare count becomes the config form, the wait full jitter through rxjs' timer (imported).
       code: `import { retry } from 'rxjs';\nexport const s = source$.pipe(retry(2));`,
-      errors: [{ messageId: 'noJitter', line: 2 }],
+      errors: [{
+        messageId: 'noJitter', line: 2,
+        suggestions: [{
+          messageId: 'addJitter',
+          data: { edit: 'import timer, count: 2, delay: (_error, retryCount) => timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1)))' },
+          output: `import { retry, timer } from 'rxjs';\nexport const s = source$.pipe(retry({ count: 2, delay: (_error, retryCount) => timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))) }));`,
+        }],
+      }],
+    },
+    {
+      // cockatiel: a ConstantBackoff becomes an ExponentialBackoff (decorrelated jitter), imported.
+      code: `import { retry, handleAll, ConstantBackoff } from 'cockatiel';\nexport const policy = retry(handleAll, { maxAttempts: 2, backoff: new ConstantBackoff(1000) });`,
+      errors: [{
+        messageId: 'noJitter', line: 2,
+        suggestions: [{
+          messageId: 'addJitter',
+          data: { edit: 'import ExponentialBackoff, backoff: new ExponentialBackoff({ initialDelay: 1000, maxDelay: 4000 })' },
+          output: `import { retry, handleAll, ConstantBackoff, ExponentialBackoff } from 'cockatiel';\nexport const policy = retry(handleAll, { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 1000, maxDelay: 4000 }) });`,
+        }],
+      }],
+    },
+    {
+      // A hand-written loop: the wait is computed from the counter (1 on the first retry here).
+      code: `const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load() {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try { return await run(); } catch (e) { await sleep(1000); }\n  }\n}`,
+      errors: [{
+        messageId: 'noJitter', line: 4,
+        suggestions: [{
+          messageId: 'addJitter',
+          data: { edit: 'wait Math.random() * Math.min(4000, 1000 * 2 ** (attempt - 1))' },
+          output: `const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load() {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try { return await run(); } catch (e) { await sleep(Math.random() * Math.min(4000, 1000 * 2 ** (attempt - 1))); }\n  }\n}`,
+        }],
+      }],
+    },
+    {
+      // got: a calculateDelay of the code's own gives way to got's schedule (with noise), within 5 s.
+      code: `import got from 'got';\nexport const api = got.extend({ retry: { limit: 3, calculateDelay: () => 1000 } });`,
+      errors: [{
+        messageId: 'noJitter', line: 2,
+        suggestions: [{
+          messageId: 'addJitter',
+          data: { edit: "limit: 2, noise: 100, calculateDelay: got's own" },
+          output: `import got from 'got';\nexport const api = got.extend({ retry: { limit: 2, calculateDelay: ({ computedValue }) => computedValue, noise: 100 } });`,
+        }],
+      }],
     },
     {
       // p-retry's default is randomize: false; the squiggle goes on the call.

@@ -10,6 +10,7 @@ import { totalAttempts } from './bound.js';
 import { errorFilter } from './filter.js';
 import { waitSchedule } from './schedule.js';
 import type { Sleep } from './sleeps.js';
+import { rememberShape } from './wait-edit.js';
 
 /** Constraint on getting from a failure to the next attempt: `test` must evaluate to `want`. */
 export interface Constraint {
@@ -55,7 +56,7 @@ function switchHolds(hw: HandWritten, discriminant: Node, cases: NonNullable<Con
 export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {
   const attempts = totalAttempts(hw, shape);
   const { delay, jitter } = waitSchedule(hw, shape, attempts.value);
-  return site({
+  const built = site({
     library: 'hand-written',
     label: where.label,
     node: where.node,
@@ -66,4 +67,6 @@ export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; re
     errorFilter: errorFilter(hw, shape),
     operation: shape.operation,
   });
+  rememberShape(built, hw, shape);
+  return built;
 }

@@ -13,6 +13,7 @@ import { unwrap, walk } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { predicateClientErrors, optionsArgument } from './http-shared.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
+import { functionSchedule } from '../fix-plan.js';
 
 const MODULE = 'axios-retry';
 
@@ -32,7 +33,14 @@ const BUILT_IN_CONDITIONS = new Set([
  */
 export const axiosRetry: LibraryDescriptor = {
   id: MODULE,
-  fixes: { clientErrors: axiosRetryClientErrors },
+  fixes: {
+    clientErrors: axiosRetryClientErrors,
+    // `retryCount` is 1 on the first retry; a changed wait is written as full jitter.
+    schedule: functionSchedule({
+      attempts: { path: ['retries'], counts: 'retries' },
+      delay: (body) => ({ path: ['retryDelay'], text: `(retryCount) => ${body('retryCount - 1')}` }),
+    }),
+  },
   callableClient: true,
   modules: [MODULE],
   find(uses, ctx) {

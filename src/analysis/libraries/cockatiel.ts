@@ -42,11 +42,11 @@ const COCKATIEL_FIXES: LibraryFixes = {
       if (dropGenerator) return dropGenerator;
       const edits = COCKATIEL_KEYS.write(plan, changed, site, ctx) ?? [];
       if (changed.size > (changed.has('attempts') ? 1 : 0)) {
-        const name = localReference(ctx, MODULES, 'ExponentialBackoff');
+        const name = importedName(ctx, MODULES[0]!, 'ExponentialBackoff');
         const backoff = ctx.options(site.options?.object).get('backoff').property;
         if (!name || backoff?.shorthand) return undefined;
         const exponent = plan.multiplier === 2 ? '' : `, exponent: ${String(plan.multiplier)}`;
-        edits.push({ path: ['backoff'], text: `new ${name}({ initialDelay: ${String(plan.initialMs)}, maxDelay: ${String(plan.maxMs)}${exponent} })` });
+        edits.push(...name.edits, { path: ['backoff'], text: `new ${name.name}({ initialDelay: ${String(plan.initialMs)}, maxDelay: ${String(plan.maxMs)}${exponent} })` });
       }
       return edits;
     },

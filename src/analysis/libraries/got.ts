@@ -20,14 +20,42 @@ const RETRIED_METHODS = ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'QU
 const GOT_FIXES: LibraryFixes = {
   // 4xx entries taken out of the written status list (fix-filters.ts).
   clientErrors: dropClientErrorEntries,
-  schedule: keyedSchedule({
+  schedule: gotSchedule(),
+};
+
+/**
+ * got's waits are its own (1 s x 2^(n-1), capped by `backoffLimit`, plus `noise`): a plan that
+ * changes them writes those settings, and a `calculateDelay` of the code's own, which ignores them,
+ * becomes the documented identity `({ computedValue }) => computedValue` (got's schedule, and got's
+ * own decision to stop).
+ */
+function gotSchedule(): NonNullable<LibraryFixes['schedule']> {
+  const keys = keyedSchedule({
     attempts: { path: ['retry', 'limit'], counts: 'retries' },
     maxMs: ['retry', 'backoffLimit'],
     jitter: { path: ['retry', 'noise'], text: '100' },
-    jitterBound: { factor: 1, addMs: 100 },
     shorthand: { key: 'retry', count: 'limit' },
-  }),
-};
+  });
+  return {
+    writes: ['attempts', 'initialMs', 'multiplier', 'maxMs', 'jitter'],
+    jitterBound: { factor: 1, addMs: 100 },
+    // A cap the model could not read (a delay function's) is taken as none: the plan then bounds it.
+    normalize: (plan) => {
+      const maxMs = isKnown(plan.maxMs) ? plan.maxMs : Infinity;
+      return { ...plan, initialMs: Math.max(0, Math.min(1000, maxMs)), multiplier: 2, maxMs };
+    },
+    write(plan, changed, site, ctx) {
+      const calculate = ctx.options(site.options?.object).sub('retry').get('calculateDelay');
+      const waits = changed.has('initialMs') || changed.has('multiplier') || changed.has('maxMs') || changed.has('jitter');
+      const custom = !!calculate.property || calculate.value !== undefined;
+      if (waits && custom && !calculate.property) return undefined;
+      if ((changed.has('initialMs') || changed.has('multiplier')) && !custom) return undefined;
+      const edits = keys.write(plan, new Set([...changed].filter((k) => k !== 'initialMs' && k !== 'multiplier')), site, ctx) ?? [];
+      if (waits && custom) edits.push({ path: ['retry', 'calculateDelay'], text: '({ computedValue }) => computedValue', label: "calculateDelay: got's own" });
+      return edits;
+    },
+  };
+}
 
 /**
  * got: `got(url, {retry: {...}})`, `got.get/post/...(url, opts)`, `got.extend({retry})` and calls

@@ -23,8 +23,9 @@ const RETRY_AXIOS_FIXES: LibraryFixes = {
     initialMs: ['retryDelay'],
     maxMs: ['maxRetryDelay'],
     jitter: { path: ['jitter'], text: "'full'" },
+    // Exponential is ((2^n - 1) / 2) x retryDelay, below the planned retryDelay x 2^(n-1).
+    exponential: { path: ['backoffType'], text: "'exponential'" },
     jitterBound: { factor: 1 },
-    with: (changed) => (changed.has('multiplier') ? [{ path: ['backoffType'], text: "'exponential'" }] : []),
   }),
 };
 

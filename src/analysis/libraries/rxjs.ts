@@ -13,6 +13,7 @@ import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { clientErrorTest, statusOfText } from '../fix-filters.js';
 import { importedName } from '../fix-imports.js';
 import type { HttpCall } from '../operations/types.js';
+import { fullJitterText, withTypicalWaits, type LibraryFixes, type PlanKey } from '../fix-plan.js';
 
 const MODULES = ['rxjs', 'rxjs/operators'];
 
@@ -26,7 +27,7 @@ const MODULES = ['rxjs', 'rxjs/operators'];
 export const rxjs: LibraryDescriptor = {
   id: 'rxjs',
   modules: MODULES,
-  fixes: { clientErrors: rethrowClientErrors },
+  fixes: { clientErrors: rethrowClientErrors, schedule: rxjsSchedule() },
   // The deprecated `retryWhen` hand-rolls what `retry({ delay })` now does (R-RES-RE-X4).
   legacy: { exports: { rxjs: ['retryWhen'], 'rxjs/operators': ['retryWhen'] }, hint: " (in rxjs, retry's delay option)" },
   find(uses, ctx) {
@@ -196,4 +197,47 @@ function rethrowClientErrors(site: RetrySite, ctx: AnalysisContext, httpCalls: r
   if (!timer) return undefined;
   const text = `(error) => { const status = ${status}; if (${clientErrorTest('status')}) throw error; return ${timer.name}(${ctx.sourceCode.getText(delay.valueNode!)}); }`;
   return [...timer.edits, { path: ['delay'], text, label: 'delay: rethrow 4xx' }];
+}
+
+/**
+ * rxjs' schedule in its own words: `count` counts retries; any change to the waits writes `delay`
+ * as full jitter through `timer` (imported when missing), `retryCount` being 1 on the first retry.
+ * A bare `retry(3)` becomes the config form. A delay function that may end the retries (a filter
+ * written inside it) is never rewritten.
+ */
+function rxjsSchedule(): NonNullable<LibraryFixes['schedule']> {
+  const waitKeys: readonly PlanKey[] = ['initialMs', 'multiplier', 'maxMs', 'jitter'];
+  return {
+    writes: ['attempts', ...waitKeys],
+    jitterBound: { factor: 1 },
+    normalize: (plan) => ({ ...withTypicalWaits(plan), jitter: true }),
+    write(plan, changed, site, ctx) {
+      if (site.node.type !== T.CallExpression || site.node.arguments.some((a) => a.type === T.SpreadElement)) return undefined;
+      const edits: OptionEdit[] = [];
+      let delay: string | undefined;
+      if (waitKeys.some((k) => changed.has(k))) {
+        if (site.errorFilter.kind !== 'none') return undefined;
+        const timer = importedName(ctx, 'rxjs', 'timer');
+        const wait = fullJitterText(withTypicalWaits(plan), 'retryCount - 1');
+        if (!timer || !wait) return undefined;
+        edits.push(...timer.edits);
+        delay = `(_error, retryCount) => ${timer.name}(${wait})`;
+      }
+      const count = changed.has('attempts') && typeof plan.attempts === 'number' ? String(plan.attempts - 1) : undefined;
+      const object = site.options?.object;
+      if (object) {
+        if (count !== undefined) edits.push({ path: ['count'], text: count });
+        if (delay) edits.push({ path: ['delay'], text: delay });
+        return edits;
+      }
+      // `retry()` or `retry(3)`: the config form, keeping a count that stays.
+      const arg = site.node.arguments[0];
+      const value = arg ? ctx.evaluator.evaluate(arg) : undefined;
+      const kept = count ?? (typeof value === 'number' ? ctx.sourceCode.getText(arg!) : undefined);
+      if (kept === undefined || (arg && typeof value !== 'number')) return undefined;
+      const parts = [`count: ${kept}`, ...(delay ? [`delay: ${delay}`] : [])];
+      edits.push({ path: [], text: `{ ${parts.join(', ')} }`, label: parts.join(', ') });
+      return edits;
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { UNKNOWN_SCHEDULE, customSchedule, geometricSchedule, totalAttempts } fr
 import { UNKNOWN, isKnown, isSymbolic, type Maybe, type StaticValue } from '../eval/values.js';
 import { localReference } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
+import { importedName } from '../fix-imports.js';
 import { keyedSchedule, withTypicalWaits, type LibraryFixes } from '../fix-plan.js';
 
 const MODULES = ['typescript-retry-decorator'];
@@ -24,13 +25,15 @@ const DECORATOR_FIXES: LibraryFixes = {
     write(plan, changed, site, ctx) {
       const edits = DECORATOR_KEYS.write(plan, changed, site, ctx) ?? [];
       if (!['multiplier', 'maxMs', 'jitter'].some((k) => changed.has(k as never))) return edits;
-      const policy = localReference(ctx, MODULES, 'BackOffPolicy');
-      const strategy = localReference(ctx, MODULES, 'ExponentialBackoffStrategy');
+      const policy = importedName(ctx, MODULES[0]!, 'BackOffPolicy');
+      const strategy = importedName(ctx, MODULES[0]!, 'ExponentialBackoffStrategy');
       if (!policy || !strategy || ctx.options(site.options?.object).get('exponentialOption').property?.shorthand) return undefined;
       if (!changed.has('initialMs')) edits.push({ path: ['backOff'], text: String(plan.initialMs) });
       edits.push(
-        { path: ['backOffPolicy'], text: `${policy}.ExponentialBackOffPolicy` },
-        { path: ['exponentialOption'], text: `{ maxInterval: ${String(plan.maxMs)}, multiplier: ${String(plan.multiplier)}, backoffStrategy: ${strategy}.FullJitter }` },
+        ...policy.edits,
+        ...strategy.edits,
+        { path: ['backOffPolicy'], text: `${policy.name}.ExponentialBackOffPolicy` },
+        { path: ['exponentialOption'], text: `{ maxInterval: ${String(plan.maxMs)}, multiplier: ${String(plan.multiplier)}, backoffStrategy: ${strategy.name}.FullJitter }` },
       );
       return edits;
     },

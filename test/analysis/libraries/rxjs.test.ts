@@ -74,13 +74,15 @@ describe('rxjs descriptor', () => {
   });
 
   describe('rules', () => {
-    it('flags a bare retry() as unbounded and suggests retry(2)', () => {
+    it('flags a bare retry() as unbounded and suggests two retries with a jittered exponential delay', () => {
       const code = `
         import { retry } from 'rxjs';
         export const users$ = http.get('/api/users').pipe(retry());
       `;
       expect(lint(code)).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', messageId: 'unbounded', text: 'retry' }));
-      expect(suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output).toContain('pipe(retry(2))');
+      expect(suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output).toContain("import { retry, timer } from 'rxjs'");
+      expect(suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output)
+        .toContain('pipe(retry({ count: 2, delay: (_error, retryCount) => timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))) }))');
     });
 
     it('flags retry(10) on the count and the immediate resubscription', () => {
@@ -92,7 +94,8 @@ describe('rxjs descriptor', () => {
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'max-retry-attempts', text: '10' }));
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'retry' }));
       const exp = suggestions(code).find((s) => s.rule === 'require-exponential-backoff');
-      expect(exp?.output).toContain('retry({ count: 10, delay: (_error, retryCount) => timer(2 ** retryCount * 250 * (0.5 + Math.random())) })');
+      // The whole compliant set in one edit: two retries, full jitter on an exponential wait.
+      expect(exp?.output).toContain('retry({ count: 2, delay: (_error, retryCount) => timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))) })');
     });
 
     it('flags delay: 1000 as constant and an un-jittered exponential delay function', () => {
@@ -104,8 +107,8 @@ describe('rxjs descriptor', () => {
       const findings = lint(code);
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-exponential-backoff', text: 'delay: 1000' }));
       expect(findings).toContainEqual(expect.objectContaining({ rule: 'require-jitter', text: 'delay: (e, n) => timer(2 ** n * 500)' }));
-      expect(suggestions(code).find((s) => s.rule === 'require-jitter')?.output)
-        .toContain('delay: (e, n) => timer((2 ** n * 500) * (0.5 + Math.random()))');
+      expect(suggestions(code).filter((s) => s.rule === 'require-jitter').map((s) => s.output))
+        .toContainEqual(expect.stringContaining('b$.pipe(retry({ count: 2, delay: (_error, retryCount) => timer(Math.random() * Math.min(2000, 1000 * 2 ** (retryCount - 1))) }))'));
     });
 
     it('accepts a bounded, jittered exponential retry that stops on 4xx', () => {
