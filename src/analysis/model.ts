@@ -47,6 +47,11 @@ export interface ErrorFilter {
   readonly clientErrors: readonly ClientErrorInclusion[];
   /** An explicit "retry everything" (e.g. `retryCondition: () => true`, octokit `doNotRetry: []`). */
   readonly retriesEverything?: Node | undefined;
+  /**
+   * Only failures the server refused without processing the request are retried (429), never a
+   * network error or another status: such a retry cannot repeat a write that took effect.
+   */
+  readonly refusedOnly?: boolean | undefined;
   readonly node?: Node | undefined;
 }
 

@@ -8,7 +8,7 @@ import type { Operation } from '../analysis/operations/index.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ allowIdempotentMethods?: boolean }];
-type MessageIds = 'configuredWrites' | 'unsafeWrite' | 'unsafeAutoKey' | 'unsafeClientWrites' | 'callOnce' | 'idempotentOnly';
+type MessageIds = 'configuredWrites' | 'unsafeWrite' | 'unsafeWrites' | 'unsafeAutoKey' | 'unsafeClientWrites' | 'callOnce' | 'idempotentOnly';
 
 export default createRule<Options, MessageIds>({
   name: 'no-unsafe-write-retry',
@@ -36,6 +36,8 @@ export default createRule<Options, MessageIds>({
     messages: {
       unsafeWrite:
         '{{site}} repeats {{operation}}, a write without an idempotency key: if a response is lost, the retry performs it again (R-RES-RE-1, R-RES-RE-X1). Send a key created once per user action, or do not retry.',
+      unsafeWrites:
+        '{{site}} repeats {{count}} writes without an idempotency key ({{operations}}): if a response is lost, the retry performs them again (R-RES-RE-1, R-RES-RE-X1). Send a key created once per user action with each, or do not retry.',
       unsafeAutoKey:
         '{{site}} repeats {{operation}}, whose SDK makes a new idempotency key on every call, so each retry is a new operation (R-RES-RE-1, R-RES-RE-X1). Pass a key created once per user action, or do not retry.',
       unsafeClientWrites:
@@ -54,6 +56,8 @@ export default createRule<Options, MessageIds>({
         const model = getRetryModel(context);
         const reported = new Set<TSESTree.Node>();
         for (const site of model.sitesFor('writes')) {
+          // A retry of refused requests only (429) never repeats a write that took effect.
+          if (site.errorFilter.refusedOnly) continue;
           const facts = model.operations.facts(site);
           for (const group of facts.groups) {
             if (group.engineKey) continue; // the engine hands one key to every attempt
@@ -62,17 +66,18 @@ export default createRule<Options, MessageIds>({
               reportClient(site, unkeyed, group.operations.length > 0);
               continue;
             }
-            if (unkeyed.length === 0) continue;
-            for (const op of unkeyed) {
-              if (reported.has(op.node)) continue;
-              reported.add(op.node);
-              const once = callOnceFix(site, context.sourceCode);
-              context.report({
-                node: op.node,
-                messageId: op.autoKey ? 'unsafeAutoKey' : 'unsafeWrite',
-                data: { site: site.label, operation: op.label },
-                suggest: once ? [{ messageId: 'callOnce', data: { operation: op.label }, fix: once }] : [],
-              });
+            // One report per site, at its first unkeyed write, naming the others: the site is what
+            // gets fixed (a key created once per action for each write, or no retry).
+            const fresh = unkeyed.filter((op) => !reported.has(op.node));
+            const first = fresh[0];
+            if (!first) continue;
+            for (const op of fresh) reported.add(op.node);
+            const once = callOnceFix(site, context.sourceCode);
+            const suggest = once ? [{ messageId: 'callOnce' as const, data: { operation: first.label }, fix: once }] : [];
+            if (fresh.length === 1) {
+              context.report({ node: first.node, messageId: first.autoKey ? 'unsafeAutoKey' : 'unsafeWrite', data: { site: site.label, operation: first.label }, suggest });
+            } else {
+              context.report({ node: first.node, messageId: 'unsafeWrites', data: { site: site.label, count: fresh.length, operations: listOf(fresh.map((op) => op.label)) }, suggest });
             }
           }
         }
@@ -124,4 +129,13 @@ function callOnceFix(site: RetrySite, sourceCode: Readonly<TSESLint.SourceCode>)
   const simple = [T.CallExpression, T.AwaitExpression, T.MemberExpression, T.Identifier].includes(fn.body.type as never);
   const text = simple ? body : `(${body})`;
   return (fixer) => fixer.replaceText(call, fn.async || fn.body.type === T.CallExpression ? text : `Promise.resolve(${body})`);
+}
+
+/** `a()`, `a() and b()`, `a(), b() and 2 more`: distinct labels, the first three named. */
+function listOf(labels: readonly string[]): string {
+  const distinct = [...new Set(labels)];
+  const named = distinct.slice(0, 3);
+  const rest = distinct.length - named.length;
+  if (rest > 0) return `${named.join(', ')} and ${rest} more`;
+  return named.length > 1 ? `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}` : named[0] ?? '';
 }

@@ -228,6 +228,27 @@ describe('hand-written retry loops', () => {
     expect(site).toMatchObject({ attempts: 'unknown', growth: 'constant' });
   });
 
+  it('tells a filter that retries only refused requests (429) from one that also retries failures without a status', () => {
+    const code = (test: string) => `
+      export async function ask(openai, messages) {
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          try {
+            return await openai.chat.completions.create({ model: 'm', messages });
+          } catch (err) {
+            if (${test}) await sleep(5000 * attempt);
+            else throw err;
+          }
+        }
+      }
+    `;
+    expect(one(code('err.status === 429 && attempt <= 2'))).toMatchObject({ filter: 'statuses', clientErrors: [], refusedOnly: true });
+    // A network error has no status: `status !== 400` is true for it, so it is retried too.
+    expect(one(code('err.status !== 400')).refusedOnly).toBeUndefined();
+    expect(one(code('err.status === 429 || err.status === 503')).refusedOnly).toBeUndefined();
+    // What else a network error carries is not known: not read as refused only.
+    expect(one(code('err.status === 429 || err.code === "ECONNRESET"')).refusedOnly).toBeUndefined();
+  });
+
   it('reads a catch that rethrows 4xx as a status filter', () => {
     const site = one(`
       import axios from 'axios';

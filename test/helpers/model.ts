@@ -22,6 +22,8 @@ export interface SiteSummary {
   filter: string;
   clientErrors: string[];
   retriesEverything: boolean;
+  /** Set only when the filter retries nothing but refused requests (429). */
+  refusedOnly?: true;
   deadlineMs: number | undefined | 'unknown';
   attemptTimeoutMs: number | undefined | 'unknown';
   worstCaseMs: number | 'unknown';
@@ -49,6 +51,7 @@ export function summarise(site: RetrySite, sourceCode: Readonly<TSESLint.SourceC
     filter: site.errorFilter.kind,
     clientErrors: site.errorFilter.clientErrors.map((c) => c.status),
     retriesEverything: !!site.errorFilter.retriesEverything,
+    ...(site.errorFilter.refusedOnly ? { refusedOnly: true as const } : {}),
     deadlineMs: show(site.deadlineMs.value),
     attemptTimeoutMs: show(site.attemptTimeoutMs.value),
     worstCaseMs: show(worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value)),

@@ -15,6 +15,11 @@ run('no-unsafe-write-retry', rule, {
       code: `export async function op() {\n  for (let i = 0; i < 3; i++) {\n    try { return await load(); } catch (e) { await race(new Promise((resolve) => setTimeout(resolve, 100 * 2 ** i * Math.random())), signal); }\n  }\n}`,
       options: [{ allowIdempotentMethods: false }],
     },
+    // Retried only on 429 (the server refused the request, nothing took effect), never on a network
+    // error (no status): the POST is not performed twice.
+    `export async function ask(openai, messages) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await fetch('/completions', { method: 'POST', body: JSON.stringify(messages) });\n    } catch (err) {\n      if (err.status === 429 && attempt < 3) await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt * Math.random()));\n      else throw err;\n    }\n  }\n}`,
+    // A method chosen between reads is a read.
+    `import pRetry from 'p-retry';\nexport const load = (url, head) => pRetry(() => fetch(url, { method: head ? 'HEAD' : 'GET' }), ${opts});`,
     // Reads are safe to retry.
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.get('/orders/1'), ${opts});`,
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/orders/1'), ${opts});`,
@@ -134,6 +139,21 @@ run('no-unsafe-write-retry', rule, {
       // A hand-written loop around a POST.
       code: `export async function pay(order) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await fetch('/pay', { method: 'POST', body: JSON.stringify(order) });\n    } catch (e) {\n      await new Promise((r) => setTimeout(r, Math.random() * 500 * 2 ** attempt));\n    }\n  }\n}`,
       errors: [{ messageId: 'unsafeWrite', line: 4, column: 20 }],
+    },
+    {
+      // 429 or a failure without a status (a network error, after which the POST may have landed).
+      code: `export async function ask(messages) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await fetch('/completions', { method: 'POST', body: JSON.stringify(messages) });\n    } catch (err) {\n      if (err.status !== undefined && err.status !== 429) throw err;\n      await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt * Math.random()));\n    }\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 4, column: 20 }],
+    },
+    {
+      // A method chosen between a POST and a GET sends the POST whenever there is data: a write.
+      code: `export default async function call(endpoint, data) {\n  let attempts = 0;\n  const init = { method: data ? 'POST' : 'GET' };\n  if (data) init.body = JSON.stringify(data);\n  return attempt();\n  async function attempt() {\n    try {\n      if (attempts) await new Promise((resolve) => setTimeout(resolve, 500 * Math.random() * 2 ** attempts));\n      attempts++;\n      return await (await fetch('/fn/' + endpoint, init)).json();\n    } catch (error) {\n      if (attempts < 3) return attempt();\n      throw error;\n    }\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 10, column: 27, data: { site: 'recursive attempt()', operation: 'fetch() (POST)' } }],
+    },
+    {
+      // Several unkeyed writes in one retry: one report, at the first, naming them all.
+      code: `export async function notify(owner, channel, text) {\n  for (let n = 0; n < 3; n++) {\n    try {\n      await fetch('/dm', { method: 'POST', body: text });\n      await fetch('/channel', { method: 'POST', body: text });\n      await sendAudit(text);\n      return;\n    } catch (e) {\n      await new Promise((r) => setTimeout(r, Math.random() * 500 * 2 ** n));\n    }\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrites', line: 4, column: 13, data: { site: 'for loop', count: 3, operations: 'fetch() (POST) and sendAudit()' } }],
     },
     {
       // The runtime's read() is not for writes.

@@ -79,3 +79,6 @@ export function sawRandom(env: Env): void {
 export function sawCap(env: Env, cap: number): void {
   if (env.flags) env.flags.cap = env.flags.cap === undefined ? cap : Math.min(env.flags.cap, cap);
 }
+
+/** The status an environment asks about for a failure that got no response (a network error, a timeout). */
+export const NO_RESPONSE = 0;

@@ -9,7 +9,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall } from './calls.js';
-import { FREE, MAX_DEPTH, STATIC_ENV, type Env } from './environment.js';
+import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
 import {
   RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
   type Maybe, type StaticValue, type Value,
@@ -381,6 +381,8 @@ export class Evaluator {
       return this.eval(found.value, { ...object.env, flags: env.flags }, depth + 1);
     }
     if (object === RESPONSE) {
+      // A failure without a response (a network error): no status; whatever else it carries is not known.
+      if (env.status === NO_RESPONSE) return STATUS_KEYS.has(key) ? undefined : UNKNOWN;
       if (STATUS_KEYS.has(key)) return env.status !== undefined ? env.status : UNKNOWN;
       if (key === 'ok') return env.status !== undefined ? env.status >= 200 && env.status <= 299 : UNKNOWN;
       return PASS_THROUGH_KEYS.has(key) ? RESPONSE : UNKNOWN;

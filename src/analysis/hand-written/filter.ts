@@ -10,10 +10,14 @@ import type { ClientErrorInclusion, ErrorFilter, Node } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
 import { refsCounter } from './bound.js';
 import { walkExpression } from './control-flow.js';
+import { NO_RESPONSE } from '../eval/environment.js';
 import { holds, type Constraint, type Shape } from './site.js';
 
 /** The statuses a filter is asked about: success, and every 4xx and 5xx. */
 export const STATUSES = [200, ...Array.from({ length: 200 }, (_, i) => 400 + i)];
+
+/** Statuses that say the server refused the request without processing it. */
+const REFUSED: ReadonlySet<number> = new Set([429]);
 
 /** Success statuses asked about: code that waits for a 202 or a 204 retries on a 200. */
 const SUCCESSES = [200, 201, 202, 204];
@@ -143,7 +147,9 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
     return { kind: 'none', clientErrors: [], retriesEverything: okNode, node };
   }
   const clientErrors = clientErrorInclusions(failures.filter((s) => s < 500 && results.get(s)), statusNode!);
-  return { kind: 'statuses', clientErrors, node: statusNode };
+  const retriedFailures = failures.filter((s) => results.get(s));
+  const refusedOnly = retriedFailures.length > 0 && retriedFailures.every((s) => REFUSED.has(s)) && retried(NO_RESPONSE) === false;
+  return { kind: 'statuses', clientErrors, node: statusNode, ...(refusedOnly ? { refusedOnly } : {}) };
 }
 
 /** 4xx statuses a filter retries, other than 408 and 429 (which may succeed later). */

@@ -10,7 +10,7 @@ import { enclosingFunction, findVariable, memberName, propertyKey, unwrap } from
 import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind } from './types.js';
-import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
+import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember } from './vocabulary.js';
 import { functionOf } from '../library.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
 import { evalReturn, parameterVariable, returnOf } from '../eval/functions.js';
@@ -139,7 +139,25 @@ export function createHttpReader(file: FileFacts): HttpReader {
     if (view.state === 'unknown') return undefined;
     const v = view.get('method');
     if (!v.property && v.value === undefined) return fallback;
-    return typeof v.value === 'string' ? v.value.toUpperCase() : undefined;
+    if (typeof v.value === 'string') return v.value.toUpperCase();
+    return v.valueNode ? chosenMethod(v.valueNode) : undefined;
+  }
+
+  /**
+   * `method: data ? 'POST' : 'GET'`: a method chosen between written ones sends each of them some
+   * time; the request is judged by the one that repeats worst (a write over an idempotent write
+   * over a read). Undefined unless every branch is a known method.
+   */
+  function chosenMethod(node: Node, depth = 0): string | undefined {
+    const n = unwrap(node);
+    if (n.type !== T.ConditionalExpression || depth > 3) {
+      const value = ctx.evaluator.evaluate(n);
+      return typeof value === 'string' && /^[A-Za-z]+$/.test(value) ? value.toUpperCase() : undefined;
+    }
+    const both = [chosenMethod(n.consequent, depth + 1), chosenMethod(n.alternate, depth + 1)];
+    if (both.some((m) => m === undefined)) return undefined;
+    const rank = (m: string) => ['read', 'idempotent-write', 'write'].indexOf(kindOfMethod(m));
+    return both.reduce((a, b) => (rank(b!) > rank(a!) ? b : a));
   }
 
   function clientOf(call: TSESTree.CallExpression): ClientRef | undefined {
