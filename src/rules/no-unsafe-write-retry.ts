@@ -73,12 +73,13 @@ export default createRule<Options, MessageIds>({
             if (!first) continue;
             for (const op of fresh) reported.add(op.node);
             const once = callOnceFix(site, context.sourceCode);
-            const suggest = once ? [{ messageId: 'callOnce' as const, data: { operation: first.label }, fix: once }] : [];
-            if (fresh.length === 1) {
-              context.report({ node: first.node, messageId: first.autoKey ? 'unsafeAutoKey' : 'unsafeWrite', data: { site: site.label, operation: first.label }, suggest });
-            } else {
-              context.report({ node: first.node, messageId: 'unsafeWrites', data: { site: site.label, count: fresh.length, operations: listOf(fresh.map((op) => op.label)) }, suggest });
-            }
+            const several = fresh.length > 1;
+            context.report({
+              node: first.node,
+              messageId: several ? 'unsafeWrites' : first.autoKey ? 'unsafeAutoKey' : 'unsafeWrite',
+              data: several ? { site: site.label, count: fresh.length, operations: listOf(fresh.map((op) => op.label)) } : { site: site.label, operation: first.label },
+              suggest: once ? [{ messageId: 'callOnce', data: { operation: first.label }, fix: once }] : [],
+            });
           }
         }
       },
