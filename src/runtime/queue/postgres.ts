@@ -222,6 +222,16 @@ WHERE t.id = ANY(ARRAY(SELECT id FROM due))`;
   AND t.lease_token = ($${tokens}::text[])[array_position($${ids}::uuid[], t.id)]`;
   const COMPLETE = (ids: number, tokens: number, now: number) => `UPDATE ${t} AS t SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(now)}
 WHERE ${OWN_LEASE(ids, tokens)}`;
+  const ENQUEUE = (onConflict: string) => `WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS x(id uuid, kind text, payload jsonb, idempotency_key text, run_at timestamptz, max_attempts int, last_error text, delay_ms float8)
+), ins AS (
+  INSERT INTO ${t} (id, kind, payload, status, idempotency_key, attempts, max_attempts, next_attempt_at, last_error, created_at, updated_at)
+  SELECT id, kind, coalesce(payload, 'null'::jsonb), 'pending', idempotency_key, 0, max_attempts, coalesce(run_at, ${NOW(2)} + delay_ms * interval '1 millisecond'), last_error, ${NOW(2)}, ${NOW(2)}
+  FROM input${onConflict}
+  RETURNING id
+)
+SELECT ins.id::text AS id FROM ins CROSS JOIN (SELECT pg_notify($3, '')) AS wake`;
   const SQL = {
     // One statement (one round trip, one commit) completes what finished and claims what is due;
     // a claim alone passes no completions, a completion alone a limit of 0 (the LIMIT node then
@@ -266,17 +276,11 @@ WHERE id = $1::uuid AND lease_token = $2 AND status = 'failed' AND alerted_at IS
     // The rows travel as one JSON document: one parameter for the driver to send, instead of one
     // array per column, and the payloads go in as the JSON they already are (a JSON null payload
     // comes out of the record set as SQL NULL, hence the coalesce).
-    enqueue: `WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS x(id uuid, kind text, payload jsonb, idempotency_key text, run_at timestamptz, max_attempts int, last_error text, delay_ms float8)
-), ins AS (
-  INSERT INTO ${t} (id, kind, payload, status, idempotency_key, attempts, max_attempts, next_attempt_at, last_error, created_at, updated_at)
-  SELECT id, kind, coalesce(payload, 'null'::jsonb), 'pending', idempotency_key, 0, max_attempts, coalesce(run_at, ${NOW(2)} + delay_ms * interval '1 millisecond'), last_error, ${NOW(2)}, ${NOW(2)}
-  FROM input
-  ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-  RETURNING id
-)
-SELECT ins.id::text AS id FROM ins CROSS JOIN (SELECT pg_notify($3, '')) AS wake`,
+    enqueue: ENQUEUE(`
+  ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`),
+    // Rows without keys cannot conflict: a plain insert skips the speculative insertion that
+    // ON CONFLICT costs every row (a probe of the key index, a lock, one more WAL record).
+    enqueueKeyless: ENQUEUE(''),
     byKeys: `SELECT id::text AS id, kind, idempotency_key FROM ${t} WHERE idempotency_key = ANY($1::text[])`,
     get: `SELECT ${COLUMNS} FROM ${t} WHERE id = $1::uuid`,
     redrive: `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ${NOW(2)}, alerted_at = NULL,
@@ -293,6 +297,7 @@ WHERE id = $1::uuid AND status = 'failed'`,
   const HOT = {
     step: named(SQL.step),
     enqueue: named(SQL.enqueue),
+    enqueueKeyless: named(SQL.enqueueKeyless),
     fail: named(SQL.fail),
     extend: named(SQL.extend),
   };
@@ -303,33 +308,48 @@ WHERE id = $1::uuid AND status = 'failed'`,
    * Until a table has been analysed once, the planner knows nothing of how next_attempt_at follows
    * the physical order, and plans the claim as a sort of every due row instead of a walk of the due
    * index: each claim then costs in proportion to the backlog. Autovacuum fixes that within a
-   * minute or so; a worker that finds a backlog in a never-analysed table does it at once, in the
-   * background, once per store. Without the privilege to analyse it nothing happens.
+   * minute or so; a worker that finds a backlog in a never-analysed table does it at once, once per
+   * store, on the connection it claims on. Only the columns the claim filters and sorts on: the
+   * whole row (payloads included) costs several times as much. Without the privilege to analyse
+   * it nothing happens.
    */
   let analyzeChecked = false;
-  // Awaited by the claim that found the backlog, once: run alongside the worker's next statement
-  // it would cost the worker a second connection (a backend to start, statements to plan again).
-  const analyzeOnce = async () => {
+  const tableLiteral = `'${t.replace(/'/g, "''")}'::regclass`;
+  const analyzeOnce = async (db: PgQueryable) => {
     if (analyzeChecked) return;
     analyzeChecked = true;
     try {
-      const res = await pool.query(`SELECT 1 FROM pg_stat_user_tables WHERE relid = '${t.replace(/'/g, "''")}'::regclass AND last_analyze IS NULL AND last_autoanalyze IS NULL`);
-      if (res.rows.length > 0) await pool.query(`ANALYZE ${t}`);
+      // The statistics functions directly: the pg_stat_user_tables view joins half the catalog.
+      const res = await db.query(`SELECT 1 FROM (SELECT ${tableLiteral}::oid AS c) r
+WHERE pg_stat_get_last_analyze_time(r.c) IS NULL AND pg_stat_get_last_autoanalyze_time(r.c) IS NULL`);
+      if (res.rows.length > 0) await db.query(`ANALYZE ${t} (status, next_attempt_at, kind)`);
     } catch {
       // Without the privilege to analyse (or a blip) autovacuum does it in its own time.
     }
   };
   const NO_COMPLETIONS: readonly { id: string; token: string }[] = [];
   type StepRequest = { workerId: string; kinds: readonly string[]; limit: number; leaseMs: number; token: string; now: StoreNow };
+  /*
+   * The connections this store listens on. A worker's claims and completions go one at a time
+   * (a completion waits for the claim in flight), so they run on its listening connection too: a
+   * worker holds one connection, not two, and starts no backend (nor plans its statements again)
+   * while it works. pg queues a client's queries, so a statement sent meanwhile only waits its turn.
+   */
+  const listening = new Set<PgPoolClientLike>();
+  const stepDb = (): PgQueryable => {
+    for (const c of listening) return c;
+    return pool;
+  };
   async function step(req: StepRequest, complete: readonly { id: string; token: string }[]): Promise<{ claimed: ClaimedTask[]; completed: Set<string> }> {
-    const res = await run(pool, HOT.step, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs, ...leaseArrays(complete)]);
+    const db = stepDb();
+    const res = await run(db, HOT.step, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs, ...leaseArrays(complete)]);
     const claimed: ClaimedTask[] = [];
     const completed = new Set<string>();
     for (const r of res.rows) {
       if (r.kind === null) completed.add(r.id as string);
       else claimed.push(fromClaim(r, req));
     }
-    if (req.limit > 0 && claimed.length === req.limit) await analyzeOnce();
+    if (req.limit > 0 && claimed.length === req.limit) await analyzeOnce(db);
     return { claimed, completed };
   }
   let migrated: Promise<void> | undefined;
@@ -373,7 +393,8 @@ WHERE id = $1::uuid AND status = 'failed'`,
       if (typeof db.query !== 'function') {
         throw new TaskQueueError('INVALID_OPTION', 'enqueue({ client }) needs a pg client (something with .query), e.g. the one your transaction runs on');
       }
-      const inserted = await run(db, HOT.enqueue, [`[${rows.map(rowJson).join(',')}]`, d(ctx.now), channel]);
+      const keyed = rows.some((r) => r.idempotencyKey !== null);
+      const inserted = await run(db, keyed ? HOT.enqueue : HOT.enqueueKeyless, [`[${rows.map(rowJson).join(',')}]`, d(ctx.now), channel]);
       const created = new Set(inserted.rows.map((r) => r.id as string));
       const missingKeys = rows.filter((r) => !created.has(r.id) && r.idempotencyKey !== null).map((r) => r.idempotencyKey as string);
       const existing = new Map<string, { id: string; kind: string }>();
@@ -483,6 +504,7 @@ ORDER BY updated_at DESC, id DESC LIMIT $${values.push(req.limit)} OFFSET $${val
         if (!client) return;
         const c = client;
         client = undefined;
+        listening.delete(c);
         c.removeListener('notification', onNotification);
         c.removeListener('error', onClientError);
         try {
@@ -509,6 +531,7 @@ ORDER BY updated_at DESC, id DESC LIMIT $${values.push(req.limit)} OFFSET $${val
           c.on('notification', onNotification);
           c.on('error', onClientError);
           await c.query(`LISTEN "${channel}"`);
+          if (client === c) listening.add(c);
           delay = 500;
           // Tasks enqueued while we were not listening would otherwise wait for the next poll.
           onWake();
@@ -524,6 +547,8 @@ ORDER BY updated_at DESC, id DESC LIMIT $${values.push(req.limit)} OFFSET $${val
         if (retryTimer) clearTimeout(retryTimer);
         const c = client;
         if (c) {
+          // Statements queued on it first: the worker stops claiming before it unsubscribes.
+          listening.delete(c);
           await c.query(`UNLISTEN "${channel}"`).catch(() => undefined);
           drop(false);
         }

@@ -136,6 +136,24 @@ describe.each([sqliteFixture(), postgresFixture()])('task queue conformance: $na
     expect(await q.stats()).toMatchObject({ completed: 2, pending: 0 });
   });
 
+  it('enqueues batches without keys, and batches mixing keyed and keyless tasks', async () => {
+    const h = await fx.make();
+    const q = queue(h, { handlers: { a: () => undefined } });
+    const plain = await q.enqueueMany([{ kind: 'a', payload: 1 }, { kind: 'a', payload: 1 }]);
+    expect(plain.map((m) => m.created)).toEqual([true, true]);
+    expect(plain[0]!.taskId).not.toBe(plain[1]!.taskId);
+    const keyed = await q.enqueue('a', 2, { idempotencyKey: 'k' });
+    const mixed = await q.enqueueMany([
+      { kind: 'a', payload: 3 },
+      { kind: 'a', payload: 4, idempotencyKey: 'k' },
+      { kind: 'a', payload: 5, idempotencyKey: 'fresh' },
+      { kind: 'a', payload: 6 },
+    ]);
+    expect(mixed.map((m) => m.created)).toEqual([true, false, true, true]);
+    expect(mixed[1]!.taskId).toBe(keyed.taskId);
+    expect(await q.stats()).toMatchObject({ pending: 6 });
+  });
+
   it('sends a NonRetryableTaskError straight to FAILED', async () => {
     const h = await fx.make();
     const failed: FailedTask[] = [];
