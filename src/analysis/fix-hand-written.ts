@@ -30,7 +30,11 @@ export const handWrittenFixes: LibraryFixes = {
       const wait = waitEditOf(site);
       const text = wait && fullJitterText(withTypicalWaits(plan), wait.exponent);
       if (!wait || !text) return undefined;
-      return [{ path: [], range: wait.node.range, text, label: `wait ${text}` }];
+      if (wait.node) return [{ path: [], range: wait.node.range, text, label: `wait ${text}` }];
+      if (!wait.insert) return undefined;
+      const { at, guard, indent } = wait.insert;
+      const statement = `if (${guard}) await new Promise((resolve) => setTimeout(resolve, ${text}));`;
+      return [{ path: [], range: [at, at], text: `${statement}\n${indent}`, label: statement }];
     },
   },
 };

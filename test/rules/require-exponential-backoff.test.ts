@@ -77,5 +77,13 @@ run('require-exponential-backoff', rule, {
         suggestions: [{ messageId: 'useExponential', data: { edit: "wait Math.random() * Math.min(3200, 800 * 2 ** (2 - retries))" }, output: "export async function load() {\n  let retries = 3;\n  while (true) {\n    try { return await run(); } catch (e) {\n      if (--retries === 0) throw e;\n      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(3200, 800 * 2 ** (2 - retries))));\n    }\n  }\n}\n" }],
       }],
     },
+      {
+      // A loop that retries at once: a guarded wait before every attempt but the first, from its counter.
+      code: "export async function load() {\n  for (let i = 0; i < 3; i++) {\n    try {\n      return await run();\n    } catch (e) {\n      console.warn(e);\n    }\n  }\n}\n",
+      errors: [{
+        messageId: 'noDelay', line: 2,
+        suggestions: [{ messageId: 'useExponential', data: { edit: "if (i > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 500 * 2 ** (i - 1))));" }, output: "export async function load() {\n  for (let i = 0; i < 3; i++) {\n    if (i > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 500 * 2 ** (i - 1))));\n    try {\n      return await run();\n    } catch (e) {\n      console.warn(e);\n    }\n  }\n}\n" }],
+      }],
+    },
   ],
 });

@@ -90,5 +90,29 @@ run('require-jitter', rule, {
         suggestions: [{ messageId: 'addJitter', data: { edit: 'retries: 2, minTimeout: 500, randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 2, minTimeout: 500, randomize: true });` }],
       }],
     },
+      {
+      // @lifeomic/attempt: a factor and its full jitter (jitter: true).
+      code: "import { retry } from '@lifeomic/attempt';\nexport const load = (url: string) => retry(() => fetch(url), { maxAttempts: 4, delay: 500 });",
+      errors: [{
+        messageId: 'noJitter', line: 2,
+        suggestions: [{ messageId: 'addJitter', data: { edit: "factor: 2, jitter: true" }, output: "import { retry } from '@lifeomic/attempt';\nexport const load = (url: string) => retry(() => fetch(url), { maxAttempts: 4, delay: 500, factor: 2, jitter: true });" }],
+      }],
+    },
+    {
+      // Slack's WebClient: the written retryConfig is edited in p-retry's words.
+      code: "import { WebClient } from '@slack/web-api';\nexport const slack = new WebClient(token, { retryConfig: { retries: 2 } });",
+      errors: [{
+        messageId: 'noJitter', line: 2,
+        suggestions: [{ messageId: 'addJitter', data: { edit: "minTimeout: 500, randomize: true" }, output: "import { WebClient } from '@slack/web-api';\nexport const slack = new WebClient(token, { retryConfig: { retries: 2, minTimeout: 500, randomize: true } });" }],
+      }],
+    },
+    {
+      // TanStack Query's client defaults: a full-jitter retryDelay of failureCount, within 5 s.
+      code: "import { QueryClient } from '@tanstack/react-query';\nexport const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 3, retryDelay: 1000 } } });\n",
+      errors: [{
+        messageId: 'noJitter', line: 2,
+        suggestions: [{ messageId: 'addJitter', data: { edit: "retryDelay: (failureCount) => Math.random() * 500 * 2 ** failureCount" }, output: "import { QueryClient } from '@tanstack/react-query';\nexport const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 3, retryDelay: (failureCount) => Math.random() * 500 * 2 ** failureCount } } });\n" }],
+      }],
+    },
   ],
 });

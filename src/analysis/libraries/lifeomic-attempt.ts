@@ -1,4 +1,5 @@
 import type { LibraryDescriptor } from '../library.js';
+import { keyedSchedule } from '../fix-plan.js';
 import { argument, callOf } from '../library.js';
 import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
@@ -30,6 +31,17 @@ export const lifeomicAttempt: LibraryDescriptor = {
   modules: ['@lifeomic/attempt'],
   attemptParameter: { index: 0, property: 'attemptNum' },
   legacy: { modules: ['@lifeomic/attempt'] },
+  // `maxAttempts` counts attempts; `factor` grows `delay` up to `maxDelay`; `jitter: true` is full jitter.
+  fixes: {
+    schedule: keyedSchedule({
+      attempts: { path: ['maxAttempts'], counts: 'attempts' },
+      initialMs: ['delay'],
+      multiplier: ['factor'],
+      maxMs: ['maxDelay'],
+      jitter: { path: ['jitter'], text: 'true' },
+      jitterBound: { factor: 1 },
+    }),
+  },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

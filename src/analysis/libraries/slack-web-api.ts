@@ -17,8 +17,9 @@
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { labelOf, newOf } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
+import type { OptionsView } from '../options.js';
 import { unwrap } from '../ast.js';
-import { LIBRARY_FILTER, NODE_RETRY_DEFAULTS, NO_TIMEOUT, optionsTarget, readNodeRetryOptions, site } from './shared.js';
+import { LIBRARY_FILTER, NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_TIMEOUT, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 import { implicitWhen, optionsArgument } from './sdk-shared.js';
 
 const MODULE = '@slack/web-api';
@@ -34,6 +35,7 @@ const P_RETRY_DEFAULTS = { ...NODE_RETRY_DEFAULTS, forever: true };
 export const slackWebApi: LibraryDescriptor = {
   id: 'slack-web-api',
   modules: [MODULE],
+  fixes: { schedule: NODE_RETRY_SCHEDULE },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -43,6 +45,8 @@ export const slackWebApi: LibraryDescriptor = {
       const view = optionsArgument(call, 1, ctx);
       const config = view.get('retryConfig');
       let read: ReturnType<typeof readNodeRetryOptions> | undefined;
+      // Suggestions edit a `retryConfig` written as an object literal, in p-retry's words.
+      let retryConfig: OptionsView | undefined;
       if (view.state !== 'unknown' && !config.property && config.value === undefined) {
         read = readNodeRetryOptions(ctx.options(undefined), { ...P_RETRY_DEFAULTS, ...POLICIES.tenRetriesInAboutThirtyMinutes });
       } else {
@@ -50,7 +54,10 @@ export const slackWebApi: LibraryDescriptor = {
         if (policy) read = readNodeRetryOptions(ctx.options(undefined), { ...P_RETRY_DEFAULTS, ...POLICIES[policy] });
         else if (config.valueNode) {
           const written = view.sub('retryConfig');
-          if (written.state === 'object') read = readNodeRetryOptions(written, P_RETRY_DEFAULTS);
+          if (written.state === 'object') {
+            read = readNodeRetryOptions(written, P_RETRY_DEFAULTS);
+            retryConfig = written;
+          }
         }
       }
       if (!read) continue;
@@ -72,8 +79,8 @@ export const slackWebApi: LibraryDescriptor = {
         clientLevel: true,
         ...implicitWhen(!config.property && view.state !== 'unknown'),
         operation: call,
-        options: optionsTarget(view, call, 1),
-        fixes: config.property ? read.fixes : undefined,
+        options: retryConfig?.object ? { object: retryConfig.object } : optionsTarget(view, call, 1),
+        fixes: retryConfig?.object ? read.fixes : undefined,
       }));
     }
     return sites;

@@ -27,6 +27,7 @@ import { UNKNOWN, isStaticFunction } from '../eval/values.js';
 import { staticPropertyName, unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
+import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
 
 export const TANSTACK_MODULES = [
   '@tanstack/react-query', '@tanstack/vue-query', '@tanstack/solid-query', '@tanstack/svelte-query',
@@ -37,9 +38,28 @@ const MUTATION_HOOKS = new Set(['useMutation', 'createMutation', 'injectMutation
 const QUERY_DEFAULT_RETRIES = 3;
 const DEFAULT_DELAY = { initialMs: 1000, multiplier: 2, maxMs: 30_000 };
 
+/**
+ * `retry` counts retries; a changed wait is `retryDelay` as full jitter of `failureCount` (0 before
+ * the first retry). A `retry` function (a filter, or a bound of its own) is never replaced by a count.
+ */
+const COUNT_AND_DELAY = functionSchedule({
+  attempts: { path: ['retry'], counts: 'retries' },
+  delay: (body) => ({ path: ['retryDelay'], text: `(failureCount) => ${body('failureCount')}` }),
+});
+const TANSTACK_FIXES: LibraryFixes = {
+  schedule: {
+    ...COUNT_AND_DELAY,
+    write(plan, changed, site, ctx) {
+      if (changed.has('attempts') && site.errorFilter.kind !== 'none') return undefined;
+      return COUNT_AND_DELAY.write(plan, changed, site, ctx);
+    },
+  },
+};
+
 export const tanstackQuery: LibraryDescriptor = {
   id: 'tanstack-query',
   modules: TANSTACK_MODULES,
+  fixes: TANSTACK_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -64,6 +84,7 @@ export const tanstackQuery: LibraryDescriptor = {
 export const trpcQuery: LibraryDescriptor = {
   id: 'trpc-query',
   modules: ['@trpc/next', '@trpc/react-query', '@trpc/react'],
+  fixes: TANSTACK_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
