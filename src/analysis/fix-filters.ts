@@ -122,7 +122,8 @@ export function withDefaults(array: Node | undefined, defaults: readonly number[
  * nothing.
  */
 export function statusOfText(error: string, httpCalls: readonly HttpCall[] = []): string | undefined {
-  if (httpCalls.some((c) => c.client === 'fetch')) return undefined;
+  // fetch resolves on 4xx; an SDK's error keeps the status in a shape of its own.
+  if (httpCalls.some((c) => c.client === 'fetch' || c.sdk)) return undefined;
   if (httpCalls.length > 0 && httpCalls.every((c) => c.client === 'got')) return `Object(${error}).response?.statusCode`;
   // rxjs' AjaxError keeps the status on itself; its `response` is the body.
   if (httpCalls.length > 0 && httpCalls.every((c) => c.client === 'rxjs-ajax')) return `Object(${error}).status`;

@@ -124,6 +124,11 @@ export interface OperationsFacet {
    * AWS SDK's ClientToken): an outer retry makes a new call, so a new key.
    */
   readonly makesOwnKey?: boolean;
+  /**
+   * The client's calls reject on a 4xx response with a service error of their own (the AWS SDK's
+   * `NoSuchKey`, Stripe's `StripeInvalidRequestError`): a retry that catches everything retries them.
+   */
+  readonly rejectsOnClientError?: boolean;
 }
 
 /** What the breaker finder is asked: the site, the code it retries, and the calls of the file in a range. */

@@ -228,6 +228,28 @@ describe('hand-written retry loops', () => {
     expect(site).toMatchObject({ attempts: 'unknown', growth: 'constant' });
   });
 
+  it('reads a result declared with a type assertion as the response, not as a filter', () => {
+    const site = one(`
+      export async function notify(client, text: string) {
+        let tries = 0;
+        let done = false;
+        while (tries < 3 && !done) {
+          try {
+            const channel = (await client.channels.fetch('42')) as TextChannel | null;
+            if (!channel) return false;
+            await fetch('/log', { method: 'POST', body: text });
+            done = true;
+          } catch (error) {
+            console.error(error);
+          }
+          tries++;
+        }
+        return done;
+      }
+    `);
+    expect(site).toMatchObject({ attempts: 3, filter: 'none' });
+  });
+
   it('tells a filter that retries only refused requests (429) from one that also retries failures without a status', () => {
     const code = (test: string) => `
       export async function ask(openai, messages) {

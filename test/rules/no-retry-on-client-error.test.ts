@@ -74,3 +74,29 @@ run('no-retry-on-client-error (client instances)', rule, {
     },
   ],
 });
+
+run('no-retry-on-client-error (SDK calls that reject on 4xx)', rule, {
+  valid: [
+    // A filter that stops on the SDK's 4xx.
+    `import pRetry, { AbortError } from 'p-retry';
+     import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+     const s3 = new S3Client({});
+     await pRetry(async () => {
+       try { return await s3.send(new PutObjectCommand({ Bucket, Key, Body })); }
+       catch (e) { if (e.$metadata?.httpStatusCode < 500) throw new AbortError(e); throw e; }
+     }, { retries: 2 });`,
+  ],
+  invalid: [
+    {
+      // An S3 upload through a helper of the same file, retried on every error: a 403 or 404 too.
+      code: `import pRetry from 'p-retry';\nimport { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';\nconst client = new S3Client({});\nasync function putFile(key, body) { return client.send(new PutObjectCommand({ Bucket: 'b', Key: key, Body: body })); }\nexport const upload = (key, body) => pRetry(() => putFile(key, body), { retries: 2 });`,
+      // The SDK's error keeps its status in a shape of its own: no filter is suggested.
+      errors: [{ messageId: 'unfilteredHttp', line: 5, column: 38, data: { label: 'pRetry()', call: 'putFile()', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' }, suggestions: [] }],
+    },
+    {
+      // A Stripe call in a hand-written loop that catches everything.
+      code: `import Stripe from 'stripe';\nconst stripe = new Stripe(key);\nexport async function customer(id) {\n  for (let i = 0; i < 3; i++) {\n    try { return await stripe.customers.retrieve(id); } catch (e) { await new Promise((r) => setTimeout(r, Math.random() * 300 * 2 ** i)); }\n  }\n}`,
+      errors: [{ messageId: 'unfilteredHttp', data: { label: 'for loop', call: 'stripe.customers.retrieve()', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' } }],
+    },
+  ],
+});

@@ -20,6 +20,8 @@ run('no-unsafe-write-retry', rule, {
     `export async function ask(openai, messages) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await fetch('/completions', { method: 'POST', body: JSON.stringify(messages) });\n    } catch (err) {\n      if (err.status === 429 && attempt < 3) await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt * Math.random()));\n      else throw err;\n    }\n  }\n}`,
     // A method chosen between reads is a read.
     `import pRetry from 'p-retry';\nexport const load = (url, head) => pRetry(() => fetch(url, { method: head ? 'HEAD' : 'GET' }), ${opts});`,
+    // A method the caller passes, compared before the retry: the code chooses what it retries.
+    `import axios from 'axios';\nexport async function request(method, url, data) {\n  const tries = method === 'GET' ? 3 : 1;\n  for (let i = 1; i <= tries; i++) {\n    try { return await axios({ method, url, data }); } catch (e) { if (i === tries) throw e; await new Promise((r) => setTimeout(r, Math.random() * 200 * 2 ** i)); }\n  }\n}`,
     // Reads are safe to retry.
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.get('/orders/1'), ${opts});`,
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/orders/1'), ${opts});`,
@@ -149,6 +151,11 @@ run('no-unsafe-write-retry', rule, {
       // A method chosen between a POST and a GET sends the POST whenever there is data: a write.
       code: `export default async function call(endpoint, data) {\n  let attempts = 0;\n  const init = { method: data ? 'POST' : 'GET' };\n  if (data) init.body = JSON.stringify(data);\n  return attempt();\n  async function attempt() {\n    try {\n      if (attempts) await new Promise((resolve) => setTimeout(resolve, 500 * Math.random() * 2 ** attempts));\n      attempts++;\n      return await (await fetch('/fn/' + endpoint, init)).json();\n    } catch (error) {\n      if (attempts < 3) return attempt();\n      throw error;\n    }\n  }\n}`,
       errors: [{ messageId: 'unsafeWrite', line: 10, column: 27, data: { site: 'recursive attempt()', operation: 'fetch() (POST)' } }],
+    },
+    {
+      // A request function retrying whatever method its callers pass: POST included.
+      code: `import axios from 'axios';\nexport async function performRequest(requestType, endpoint, body) {\n  for (let n = 1; n <= 3; n++) {\n    try {\n      const options = { method: requestType, url: endpoint, data: body };\n      return await axios(options);\n    } catch (e) {\n      await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** n));\n    }\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 6, column: 20, data: { site: 'for loop', operation: 'axios() (every request, POST included)' } }],
     },
     {
       // Several unkeyed writes in one retry: one report, at the first, naming them all.

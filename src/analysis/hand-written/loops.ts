@@ -194,15 +194,20 @@ function iteratesCollection(hw: HandWritten, region: Region, scan: LoopScan, ope
   return moves;
 }
 
+const TYPE_WRAPPERS: ReadonlySet<string> = new Set([T.TSAsExpression, T.TSNonNullExpression, T.TSSatisfiesExpression, T.TSTypeAssertion]);
+
 /** Variables holding the awaited result of a call: the responses whose status a guard reads. */
 function responseVariables(hw: HandWritten, awaits: readonly TSESTree.AwaitExpression[], scope: Node): Variable[] {
   const out: Variable[] = [];
   for (const w of awaits) {
     if (isSleepCall(hw, w.argument)) continue;
-    const p = w.parent;
+    // `(await client.channels.fetch(id)) as TextChannel`: a type assertion leaves the value as it is.
+    let value: Node = w;
+    while (value.parent && TYPE_WRAPPERS.has(value.parent.type)) value = value.parent;
+    const p = value.parent;
     let id: Node | undefined;
-    if (p?.type === T.VariableDeclarator && p.init === w) id = p.id;
-    else if (p?.type === T.AssignmentExpression && p.right === w) id = p.left;
+    if (p?.type === T.VariableDeclarator && p.init === value) id = p.id;
+    else if (p?.type === T.AssignmentExpression && p.right === value) id = p.left;
     if (id?.type !== T.Identifier) continue;
     const v = hw.evaluator.variableOf(id);
     if (v && contains(scope, w)) out.push(v);

@@ -50,7 +50,7 @@ export const awsSdkV3: LibraryDescriptor = {
   matchModule: (m) => m.startsWith(CLIENT_MODULE),
   // `client.send(new PutObjectCommand(input))`: the command's name says what it does, and the SDK
   // fills `ClientToken`-style keys itself on every call.
-  operations: { classify: commandKind, makesOwnKey: true },
+  operations: { classify: commandKind, makesOwnKey: true, rejectsOnClientError: true },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     const consumed = new Set<Node>();

@@ -29,7 +29,7 @@ export const stripe: LibraryDescriptor = {
   modules: ['stripe'],
   // `stripe.paymentIntents.create(params, { idempotencyKey })`: the method's verb says what it
   // does, and the SDK adds a new idempotency key to every POST it sends.
-  operations: { classify: resourceCallKind, makesOwnKey: true },
+  operations: { classify: resourceCallKind, makesOwnKey: true, rejectsOnClientError: true },
   fixes: STRIPE_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -50,7 +50,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
       return { node: call, label: request.kind === 'write' && !method ? `${label} (every request, POST included)` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key() };
     }
     const sdk = sdkOperation(call);
-    if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey };
+    if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey, rejectingSdk: sdk.rejecting };
     const name = calleeText(call.callee);
     if (name && file.words().writeFunctions.has(name)) return { node: call, label, kind: 'write', evidence: 'settings', key: key() };
     if (name && file.words().readFunctions.has(name)) return { node: call, label, kind: 'read', evidence: 'settings' };
@@ -96,17 +96,18 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     const worst = inner.find((o) => o.kind === 'write') ?? inner.find((o) => o.kind === 'idempotent-write');
     if (worst) {
       const outerKey = worst.key ? keys.mapKeyToCall(worst.key, local, call, attemptVars, scope) : keys.keyOf(call, attemptVars, scope);
-      return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key: outerKey, autoKey: worst.autoKey };
+      return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key: outerKey, autoKey: worst.autoKey, rejectingSdk: rejecting(inner) };
     }
-    if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence };
+    if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence, rejectingSdk: rejecting(inner) };
     return undefined;
   }
 
   /** A call an SDK's descriptor classifies (Stripe resources, AWS commands), first descriptor first. */
-  function sdkOperation(call: TSESTree.CallExpression): { kind: OperationKind; autoKey?: string | undefined } | undefined {
+  function sdkOperation(call: TSESTree.CallExpression): { kind: OperationKind; autoKey?: string | undefined; rejecting?: string | undefined } | undefined {
     for (const library of sdks) {
-      const kind = library.operations!.classify(call, ctx);
-      if (kind) return { kind, autoKey: kind === 'write' && library.operations!.makesOwnKey ? library.id : undefined };
+      const facet = library.operations!;
+      const kind = facet.classify(call, ctx);
+      if (kind) return { kind, autoKey: kind === 'write' && facet.makesOwnKey ? library.id : undefined, rejecting: facet.rejectsOnClientError ? library.id : undefined };
     }
     return undefined;
   }
@@ -146,4 +147,9 @@ function callsItself(call: TSESTree.CallExpression, ctx: FileFacts['ctx']): bool
     }
   }
   return false;
+}
+
+/** The first SDK among a helper's operations whose calls reject on 4xx. */
+function rejecting(inner: readonly Operation[]): string | undefined {
+  return inner.find((o) => o.rejectingSdk)?.rejectingSdk;
 }

@@ -9,7 +9,7 @@ import type { Node } from '../model.js';
 import { enclosingFunction, findVariable, memberName, propertyKey, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
-import type { HttpCall, OperationKind } from './types.js';
+import type { HttpCall, OperationKind, Variable } from './types.js';
 import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember } from './vocabulary.js';
 import { functionOf } from '../library.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
@@ -90,11 +90,11 @@ export function createHttpReader(file: FileFacts): HttpReader {
     if (client.method) return { client: id, method: client.method };
     switch (client.facet.method) {
       case 'fetch':
-        return { client: id, method: methodOption(call.arguments[1], 'GET') };
+        return sent(id, call, call.arguments[1]);
       case 'node-http': {
         if (client.entry === 'get') return { client: id, method: 'GET' };
         const options = call.arguments.find((a) => unwrap(a).type === T.ObjectExpression || (a.type === T.Identifier && ctx.evaluator.resolve(a).type === T.ObjectExpression));
-        return { client: id, method: methodOption(options, 'GET') };
+        return sent(id, call, options);
       }
       case 'chained': {
         // `superagent(method, url)`; a bare `superagent(url)` is a GET.
@@ -102,10 +102,10 @@ export function createHttpReader(file: FileFacts): HttpReader {
         return { client: id, method: typeof m === 'string' && /^[A-Za-z]+$/.test(m) && call.arguments.length > 1 ? m.toUpperCase() : 'GET' };
       }
       case 'members': {
-        if (client.entry === 'request') return { client: id, method: methodOption(call.arguments[0], 'GET') };
+        if (client.entry === 'request') return sent(id, call, call.arguments[0]);
         const first = call.arguments[0];
         const config = first && (unwrap(first).type === T.ObjectExpression || ctx.evaluator.resolve(first).type === T.ObjectExpression) ? first : call.arguments[1];
-        return { client: id, method: methodOption(config, 'GET') };
+        return sent(id, call, config);
       }
     }
   }
@@ -115,10 +115,54 @@ export function createHttpReader(file: FileFacts): HttpReader {
     const request = receivers.requestOf(call);
     if (!request) return undefined;
     if (request.style === 'method-member') return { client: request.client, method: request.method };
-    if (request.style === 'fetch') return { client: request.client, method: methodOption(call.arguments[call.arguments.length > 1 ? 1 : 0], 'GET') };
+    if (request.style === 'fetch') return sent(request.client, call, call.arguments[call.arguments.length > 1 ? 1 : 0]);
     // An interceptor re-sends every request that passes through it, whatever its method, unless
     // the code looks at the method.
     return checksMethod(call) ? { client: request.client, method: undefined } : { client: request.client, method: undefined, kind: 'write' };
+  }
+
+  /** The request a call sends with these options: their method, GET when none is written. */
+  function sent(client: string, call: TSESTree.CallExpression, options: Node | undefined): HttpRequest {
+    const method = methodOption(options, 'GET');
+    if (method !== undefined || !options) return { client, method };
+    // `fetch(url, { method })` with the method a caller passes in: the function sends whatever its
+    // callers ask for, POST included, unless it looks at the method (as an interceptor would).
+    const view = ctx.options(options);
+    const given = view.state === 'object' ? view.get('method').valueNode : undefined;
+    const param = given && callerParameter(given);
+    if (!param || checksMethod(call) || compared(param)) return { client, method };
+    return { client, method: undefined, kind: 'write' };
+  }
+
+  /**
+   * The parameter a method value comes from: `method` or `{ method }` among the parameters,
+   * `options.method`, or a name destructured from a parameter (`const { method } = options`).
+   */
+  function callerParameter(value: Node): Variable | undefined {
+    let n = unwrap(value);
+    while (n.type === T.MemberExpression) n = unwrap(n.object);
+    if (n.type !== T.Identifier) return undefined;
+    const v = ctx.evaluator.variableOf(n);
+    const def = v?.defs.length === 1 ? v.defs[0] : undefined;
+    if (!v || !def) return undefined;
+    if (def.type === 'Parameter') return v;
+    const init = def.type === 'Variable' && def.node.type === T.VariableDeclarator && def.node.id.type === T.ObjectPattern ? def.node.init : undefined;
+    const from = init && unwrap(init);
+    if (from?.type !== T.Identifier) return undefined;
+    const source = ctx.evaluator.variableOf(from);
+    return source?.defs.length === 1 && source.defs[0]!.type === 'Parameter' ? v : undefined;
+  }
+
+  /** Whether the code compares the method it is given (`method === 'GET'`, `SAFE.includes(method)`). */
+  function compared(v: Variable): boolean {
+    return v.references.some((r) => {
+      let id: Node = r.identifier as Node;
+      while (id.parent?.type === T.MemberExpression && id.parent.object === id) id = id.parent;
+      const p = id.parent;
+      if (p?.type === T.BinaryExpression && ['===', '!==', '==', '!='].includes(p.operator)) return true;
+      if (p?.type === T.SwitchStatement) return true;
+      return p?.type === T.CallExpression && p.arguments.includes(id as TSESTree.CallExpressionArgument) && ['includes', 'has', 'indexOf'].includes(memberName(p.callee) ?? '');
+    });
   }
 
   /** Whether the function around `call` reads a request's `method` (`req.method === 'GET'`). */

@@ -71,7 +71,14 @@ export function createOperationAnalysis(
       }
     }
     const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
-    return { fn, httpCalls: scopes.flatMap(http.callsIn), groups, nested: scopes.flatMap((s) => layers.nestedIn(site, s)) };
+    const httpCalls = scopes.flatMap(http.callsIn);
+    // SDK calls that reject on 4xx by themselves, made in the retried code or in a helper it calls.
+    for (const op of groups.flatMap((g) => (g.scope ? g.operations : []))) {
+      if (op.rejectingSdk && op.node.type === T.CallExpression && !httpCalls.some((c) => c.node === op.node)) {
+        httpCalls.push({ node: op.node, client: op.rejectingSdk, throwsOnClientError: true, sdk: true });
+      }
+    }
+    return { fn, httpCalls, groups, nested: scopes.flatMap((s) => layers.nestedIn(site, s)) };
   }
 
   function scopeOf(site: RetrySite): Node | undefined {

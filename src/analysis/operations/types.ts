@@ -31,6 +31,11 @@ export interface Operation {
    * call, so a new key.
    */
   readonly autoKey?: string | undefined;
+  /**
+   * The SDK whose call this is (or, through a helper, one the helper makes) when it rejects on a
+   * 4xx response by itself.
+   */
+  readonly rejectingSdk?: string | undefined;
 }
 
 export interface HttpCall {
@@ -39,6 +44,8 @@ export interface HttpCall {
   readonly client: string;
   /** True when the call rejects on a 4xx response by itself, or the code throws on `!res.ok`. */
   readonly throwsOnClientError: boolean;
+  /** Set for an SDK call (or a helper making one): its error carries the status in the SDK's own shape. */
+  readonly sdk?: boolean | undefined;
 }
 
 export interface OperationGroup {
