@@ -222,7 +222,7 @@ WHERE t.id = ANY(ARRAY(SELECT id FROM due))`;
   AND t.lease_token = ($${tokens}::text[])[array_position($${ids}::uuid[], t.id)]`;
   const COMPLETE = (ids: number, tokens: number, now: number) => `UPDATE ${t} AS t SET status = 'completed', locked_at = NULL, locked_by = NULL, lease_token = NULL, updated_at = ${NOW(now)}
 WHERE ${OWN_LEASE(ids, tokens)}`;
-  const ENQUEUE = (onConflict: string) => `WITH input AS (
+  const ENQUEUE = (onConflict: string, result: string) => `WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb)
     AS x(id uuid, kind text, payload jsonb, idempotency_key text, run_at timestamptz, max_attempts int, last_error text, delay_ms float8)
 ), ins AS (
@@ -231,7 +231,7 @@ WHERE ${OWN_LEASE(ids, tokens)}`;
   FROM input${onConflict}
   RETURNING id
 )
-SELECT ins.id::text AS id FROM ins CROSS JOIN (SELECT pg_notify($3, '')) AS wake`;
+SELECT ${result} FROM ins CROSS JOIN (SELECT pg_notify($3, '')) AS wake`;
   const SQL = {
     // One statement (one round trip, one commit) completes what finished and claims what is due;
     // a claim alone passes no completions, a completion alone a limit of 0 (the LIMIT node then
@@ -277,10 +277,11 @@ WHERE id = $1::uuid AND lease_token = $2 AND status = 'failed' AND alerted_at IS
     // array per column, and the payloads go in as the JSON they already are (a JSON null payload
     // comes out of the record set as SQL NULL, hence the coalesce).
     enqueue: ENQUEUE(`
-  ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`),
+  ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`, 'ins.id::text AS id'),
     // Rows without keys cannot conflict: a plain insert skips the speculative insertion that
-    // ON CONFLICT costs every row (a probe of the key index, a lock, one more WAL record).
-    enqueueKeyless: ENQUEUE(''),
+    // ON CONFLICT costs every row (a probe of the key index, a lock, one more WAL record), and
+    // inserts every row or fails, so a count says all there is to say.
+    enqueueKeyless: ENQUEUE('', 'count(*)::int AS n'),
     byKeys: `SELECT id::text AS id, kind, idempotency_key FROM ${t} WHERE idempotency_key = ANY($1::text[])`,
     get: `SELECT ${COLUMNS} FROM ${t} WHERE id = $1::uuid`,
     redrive: `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ${NOW(2)}, alerted_at = NULL,
@@ -393,8 +394,13 @@ WHERE pg_stat_get_last_analyze_time(r.c) IS NULL AND pg_stat_get_last_autoanalyz
       if (typeof db.query !== 'function') {
         throw new TaskQueueError('INVALID_OPTION', 'enqueue({ client }) needs a pg client (something with .query), e.g. the one your transaction runs on');
       }
-      const keyed = rows.some((r) => r.idempotencyKey !== null);
-      const inserted = await run(db, keyed ? HOT.enqueue : HOT.enqueueKeyless, [`[${rows.map(rowJson).join(',')}]`, d(ctx.now), channel]);
+      const values = [`[${rows.map(rowJson).join(',')}]`, d(ctx.now), channel];
+      if (!rows.some((r) => r.idempotencyKey !== null)) {
+        const n = (await run(db, HOT.enqueueKeyless, values)).rows[0]?.n as number | undefined;
+        if (n !== rows.length) throw new Error(`enqueue of ${rows.length} tasks without keys inserted ${String(n)}`);
+        return rows.map((r) => ({ taskId: r.id, created: true }));
+      }
+      const inserted = await run(db, HOT.enqueue, values);
       const created = new Set(inserted.rows.map((r) => r.id as string));
       const missingKeys = rows.filter((r) => !created.has(r.id) && r.idempotencyKey !== null).map((r) => r.idempotencyKey as string);
       const existing = new Map<string, { id: string; kind: string }>();
