@@ -22,6 +22,8 @@ run('no-unsafe-write-retry', rule, {
     `import pRetry from 'p-retry';\nexport const load = (url, head) => pRetry(() => fetch(url, { method: head ? 'HEAD' : 'GET' }), ${opts});`,
     // A method the caller passes, compared before the retry: the code chooses what it retries.
     `import axios from 'axios';\nexport async function request(method, url, data) {\n  const tries = method === 'GET' ? 3 : 1;\n  for (let i = 1; i <= tries; i++) {\n    try { return await axios({ method, url, data }); } catch (e) { if (i === tries) throw e; await new Promise((r) => setTimeout(r, Math.random() * 200 * 2 ** i)); }\n  }\n}`,
+    // An init object stating GET: a read, whatever the function is called.
+    `import pRetry from 'p-retry';\nexport const load = (send, url) => pRetry(() => send(url, { method: 'GET' }), { retries: 2, randomize: true });`,
     // Reads are safe to retry.
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.get('/orders/1'), ${opts});`,
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/orders/1'), ${opts});`,
@@ -156,6 +158,11 @@ run('no-unsafe-write-retry', rule, {
       // A request function retrying whatever method its callers pass: POST included.
       code: `import axios from 'axios';\nexport async function performRequest(requestType, endpoint, body) {\n  for (let n = 1; n <= 3; n++) {\n    try {\n      const options = { method: requestType, url: endpoint, data: body };\n      return await axios(options);\n    } catch (e) {\n      await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** n));\n    }\n  }\n}`,
       errors: [{ messageId: 'unsafeWrite', line: 6, column: 20, data: { site: 'for loop', operation: 'axios() (every request, POST included)' } }],
+    },
+    {
+      // A client's own fetch function, called with an init that states POST: that request, not a read by its verb.
+      code: `import pRetry from 'p-retry';\nexport class Api {\n  constructor(fetchFn) { this.fetchFn = fetchFn; }\n  call(url, body) {\n    return pRetry(async () => {\n      const res = await this.fetchFn(url, { method: 'POST', body });\n      return res.json();\n    }, { retries: 2, randomize: true });\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 6, column: 25, data: { site: 'pRetry()', operation: 'this.fetchFn() (POST)' } }],
     },
     {
       // Several unkeyed writes in one retry: one report, at the first, naming them all.

@@ -11,7 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, enclosingFunction, propertyKey, unwrap } from '../ast.js';
+import { contains, enclosingFunction, isFunctionNode, propertyKey, unwrap } from '../ast.js';
 import type { Node } from '../model.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
@@ -20,6 +20,8 @@ import type { Operation, OperationKind, Variable } from './types.js';
 import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, verbOf } from './vocabulary.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
+
+const HTTP_METHODS = /^(?:get|head|options|post|put|patch|delete)$/i;
 
 export interface Classifier {
   /**
@@ -49,6 +51,10 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
       const shown = method && method !== 'GET' && !/\.(post|put|patch|delete|del)\(/i.test(label) ? `${label} (${method})` : label;
       return { node: call, label: request.kind === 'write' && !method ? `${label} (every request, POST included)` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key() };
     }
+    // `this.fetchFn(url, { method: 'POST' })`: a URL and an init object stating an HTTP method are
+    // that request, whatever the callee is called (stronger than its verb: `fetchFn` is no read).
+    const stated = statedMethod(call);
+    if (stated) return { node: call, label: stated === 'GET' ? label : `${label} (${stated})`, kind: kindOfMethod(stated), evidence: 'http', method: stated, key: key() };
     const sdk = sdkOperation(call);
     if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey, rejectingSdk: sdk.rejecting };
     const name = calleeText(call.callee);
@@ -72,6 +78,16 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (IDEMPOTENT_VERBS.has(verb)) return { node: call, label, kind: 'idempotent-write', evidence: 'verb', key: key() };
     if (file.words().readVerbs.has(verb)) return { node: call, label, kind: 'read', evidence: 'verb' };
     return undefined;
+  }
+
+  /** The HTTP method `f(url, { method: 'POST', ... })` states, upper-cased; undefined for any other shape. */
+  function statedMethod(call: TSESTree.CallExpression): string | undefined {
+    const [url, init] = call.arguments;
+    if (!url || !init || call.arguments.length > 2 || url.type === T.SpreadElement || isFunctionNode(unwrap(url)) || unwrap(url).type === T.ObjectExpression) return undefined;
+    const view = ctx.options(init);
+    if (view.state !== 'object') return undefined;
+    const method = view.get('method').value;
+    return typeof method === 'string' && HTTP_METHODS.test(method) ? method.toUpperCase() : undefined;
   }
 
   /** With type information: `@idempotent` on the declaration, or the HTTP methods its body sends. */
