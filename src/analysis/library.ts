@@ -110,7 +110,8 @@ export interface HttpFacet {
   readonly handlerTypes?: readonly string[];
   /**
    * For a client known by its `types` whose members are not named after HTTP methods: the method
-   * each member sends (discord.js `channel.send()` posts a message).
+   * each member sends (discord.js `channel.send()` posts a message); `manager.member` for a member of
+   * one of the client's managers (`client.channels.fetch()`).
    */
   readonly typedMembers?: Readonly<Record<string, string>>;
 }

@@ -306,6 +306,26 @@ describe('hand-written retries around discord.js receivers known by their declar
     expect(findings).toContainEqual(expect.objectContaining({ rule: 'no-retry-on-client-error', messageId: 'unfilteredHttp' }));
   });
 
+  it('reads a Client manager\'s fetch as a GET that rejects on 4xx, and a Client member of no manager as nothing', () => {
+    const findings = lint(`
+      import { type Client } from 'discord.js';
+      export async function reset(client: Client, id: string) {
+        let nTry = 0;
+        while (nTry < 5) {
+          try {
+            const channel = await client.channels.fetch(id);
+            await client.login(id);
+            return channel;
+          } catch (err) {
+            nTry++;
+          }
+        }
+      }
+    `);
+    expect(findings.filter((f) => f.rule === 'no-retry-on-client-error').map((f) => f.messageId)).toEqual(['unfilteredHttp']);
+    expect(findings.filter((f) => f.rule === 'no-unsafe-write-retry')).toEqual([]);
+  });
+
   it('reads a nullable annotation and an interaction reply, and leaves an untyped receiver alone', () => {
     const findings = lint(`
       import { ChatInputCommandInteraction } from 'discord.js';

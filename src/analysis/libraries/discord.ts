@@ -7,7 +7,8 @@ import type { LibraryDescriptor } from '../library.js';
  * imported as values, so a call is known by the type its receiver is declared with
  * (`channel: TextChannel`, `const owner: User = ...`). Sending a message, replying and following up
  * are POSTs, editing a PATCH: no idempotency key is sent (a message nonce is only checked with
- * `enforce_nonce`). Read from discord.js 14.x `TextBasedChannel#send`, `InteractionResponses`,
+ * `enforce_nonce`). A `Client`'s managers (`client.channels.fetch(id)`) request what their cache
+ * lacks. Read from discord.js 14.x `TextBasedChannel#send`, `InteractionResponses`,
  * `Message#edit`.
  */
 export const discordJs: LibraryDescriptor = {
@@ -18,7 +19,7 @@ export const discordJs: LibraryDescriptor = {
     senders: [],
     throwsOnClientError: true,
     types: [
-      'TextChannel', 'NewsChannel', 'ThreadChannel', 'DMChannel', 'VoiceChannel', 'StageChannel', 'ForumChannel', 'TextBasedChannel',
+      'Client', 'TextChannel', 'NewsChannel', 'ThreadChannel', 'DMChannel', 'VoiceChannel', 'StageChannel', 'ForumChannel', 'TextBasedChannel',
       'GuildTextBasedChannel', 'SendableChannels', 'User', 'GuildMember', 'Message', 'Webhook', 'WebhookClient', 'Interaction',
       'CommandInteraction', 'ChatInputCommandInteraction', 'ContextMenuCommandInteraction', 'UserContextMenuCommandInteraction',
       'MessageContextMenuCommandInteraction', 'MessageComponentInteraction', 'ButtonInteraction', 'StringSelectMenuInteraction',
@@ -27,6 +28,8 @@ export const discordJs: LibraryDescriptor = {
     typedMembers: {
       send: 'POST', reply: 'POST', followUp: 'POST', deferReply: 'POST', deferUpdate: 'POST', update: 'POST', showModal: 'POST',
       crosspost: 'POST', editReply: 'PATCH', edit: 'PATCH', react: 'PUT', pin: 'PUT', delete: 'DELETE', deleteReply: 'DELETE',
+      // A `Client`'s managers fetch what their cache lacks (a 404 Unknown Channel rejects).
+      'channels.fetch': 'GET', 'users.fetch': 'GET', 'guilds.fetch': 'GET',
     },
   },
 };

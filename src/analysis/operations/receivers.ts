@@ -78,8 +78,16 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
     if (!member) return undefined;
     const receiver = unwrap(callee.object);
     const typed = clientType(receiver);
+    const knownOf = (t: TypedClient) => ({ client: t.library.id, throwsOnClientError: t.facet.throwsOnClientError, nonThrowingOptions: t.facet.nonThrowingOptions ?? [], statusAcceptedOption: t.facet.statusAcceptedOption });
+    // `client.channels.fetch(id)`: a member of a typed client's manager (discord.js `Client#channels`),
+    // named in the descriptor by its path.
+    if (!typed && receiver.type === T.MemberExpression && !receiver.computed && unwrap(receiver.object).type === T.Identifier) {
+      const owner = clientType(unwrap(receiver.object));
+      const method = owner && !owner.handler ? owner.facet.typedMembers?.[`${propertyKey(receiver, () => undefined)}.${member}`] : undefined;
+      if (owner && method) return { ...knownOf(owner), style: 'method-member', method };
+    }
     if (typed) {
-      const known = { client: typed.library.id, throwsOnClientError: typed.facet.throwsOnClientError, nonThrowingOptions: typed.facet.nonThrowingOptions ?? [], statusAcceptedOption: typed.facet.statusAcceptedOption };
+      const known = knownOf(typed);
       if (typed.handler) return member === 'handle' ? { ...known, style: 'interceptor' } : undefined;
       const named = typed.facet.typedMembers;
       if (named && Object.hasOwn(named, member)) return { ...known, style: 'method-member', method: named[member] };
