@@ -310,47 +310,36 @@ WHERE id = $1::uuid AND status = 'failed'`,
    * the physical order, and plans the claim as a sort of every due row instead of a walk of the due
    * index: each claim then costs in proportion to the backlog. Autovacuum fixes that within a
    * minute or so; a worker that finds a backlog in a never-analysed table does it at once, once per
-   * store, on the connection it claims on. Only the columns the claim filters and sorts on: the
-   * whole row (payloads included) costs several times as much. Without the privilege to analyse
-   * it nothing happens.
+   * store. Only the columns the claim filters and sorts on: the whole row (payloads included) costs
+   * several times as much. Without the privilege to analyse it nothing happens.
    */
   let analyzeChecked = false;
+  // Awaited by the claim that found the backlog, once: run alongside the worker's next statement
+  // it would cost the worker a second connection (a backend to start, statements to plan again).
   const tableLiteral = `'${t.replace(/'/g, "''")}'::regclass`;
-  const analyzeOnce = async (db: PgQueryable) => {
+  const analyzeOnce = async () => {
     if (analyzeChecked) return;
     analyzeChecked = true;
     try {
       // The statistics functions directly: the pg_stat_user_tables view joins half the catalog.
-      const res = await db.query(`SELECT 1 FROM (SELECT ${tableLiteral}::oid AS c) r
+      const res = await pool.query(`SELECT 1 FROM (SELECT ${tableLiteral}::oid AS c) r
 WHERE pg_stat_get_last_analyze_time(r.c) IS NULL AND pg_stat_get_last_autoanalyze_time(r.c) IS NULL`);
-      if (res.rows.length > 0) await db.query(`ANALYZE ${t} (status, next_attempt_at, kind)`);
+      if (res.rows.length > 0) await pool.query(`ANALYZE ${t} (status, next_attempt_at, kind)`);
     } catch {
       // Without the privilege to analyse (or a blip) autovacuum does it in its own time.
     }
   };
   const NO_COMPLETIONS: readonly { id: string; token: string }[] = [];
   type StepRequest = { workerId: string; kinds: readonly string[]; limit: number; leaseMs: number; token: string; now: StoreNow };
-  /*
-   * The connections this store listens on. A worker's claims and completions go one at a time
-   * (a completion waits for the claim in flight), so they run on its listening connection too: a
-   * worker holds one connection, not two, and starts no backend (nor plans its statements again)
-   * while it works. pg queues a client's queries, so a statement sent meanwhile only waits its turn.
-   */
-  const listening = new Set<PgPoolClientLike>();
-  const stepDb = (): PgQueryable => {
-    for (const c of listening) return c;
-    return pool;
-  };
   async function step(req: StepRequest, complete: readonly { id: string; token: string }[]): Promise<{ claimed: ClaimedTask[]; completed: Set<string> }> {
-    const db = stepDb();
-    const res = await run(db, HOT.step, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs, ...leaseArrays(complete)]);
+    const res = await run(pool, HOT.step, [d(req.now), req.kinds, req.limit, req.workerId, req.token, req.leaseMs, ...leaseArrays(complete)]);
     const claimed: ClaimedTask[] = [];
     const completed = new Set<string>();
     for (const r of res.rows) {
       if (r.kind === null) completed.add(r.id as string);
       else claimed.push(fromClaim(r, req));
     }
-    if (req.limit > 0 && claimed.length === req.limit) await analyzeOnce(db);
+    if (req.limit > 0 && claimed.length === req.limit) await analyzeOnce();
     return { claimed, completed };
   }
   let migrated: Promise<void> | undefined;
@@ -510,7 +499,6 @@ ORDER BY updated_at DESC, id DESC LIMIT $${values.push(req.limit)} OFFSET $${val
         if (!client) return;
         const c = client;
         client = undefined;
-        listening.delete(c);
         c.removeListener('notification', onNotification);
         c.removeListener('error', onClientError);
         try {
@@ -537,7 +525,6 @@ ORDER BY updated_at DESC, id DESC LIMIT $${values.push(req.limit)} OFFSET $${val
           c.on('notification', onNotification);
           c.on('error', onClientError);
           await c.query(`LISTEN "${channel}"`);
-          if (client === c) listening.add(c);
           delay = 500;
           // Tasks enqueued while we were not listening would otherwise wait for the next poll.
           onWake();
@@ -553,8 +540,6 @@ ORDER BY updated_at DESC, id DESC LIMIT $${values.push(req.limit)} OFFSET $${val
         if (retryTimer) clearTimeout(retryTimer);
         const c = client;
         if (c) {
-          // Statements queued on it first: the worker stops claiming before it unsubscribes.
-          listening.delete(c);
           await c.query(`UNLISTEN "${channel}"`).catch(() => undefined);
           drop(false);
         }

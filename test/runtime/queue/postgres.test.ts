@@ -196,7 +196,7 @@ INSERT INTO ${table} (id, kind, payload, idempotency_key, max_attempts, next_att
     }
   });
 
-  it('runs a busy worker on one connection: it listens, claims and completes on it', async () => {
+  it('runs a busy worker on two connections: one listening, one for claims and completions', async () => {
     const table = 'conn_tasks';
     const N = 600;
     const workerPool = new pg.Pool({ connectionString, max: 12 });
@@ -221,9 +221,9 @@ INSERT INTO ${table} (id, kind, payload, idempotency_key, max_attempts, next_att
       await finished;
       await vi.waitFor(async () => expect(await producer.stats()).toMatchObject({ completed: N }), { timeout: 20_000, interval: 50 });
       await q.stop();
-      // Claims and completions (which wait for the claim in flight) run on the listening
-      // connection, and so does the one-time ANALYZE: nothing opens a second one.
-      expect(opened).toBe(1);
+      // Completions that finish while a claim is in flight wait for it instead of opening a
+      // connection of their own; the one-time ANALYZE runs on the claim's connection too.
+      expect(opened).toBeLessThanOrEqual(2);
     } finally {
       await workerPool.end();
     }
