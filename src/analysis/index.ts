@@ -17,6 +17,7 @@ import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, rememberLinted, type FileEnvironment } from './wrappers/index.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
+import { findingNodes, type FindingNode } from './finding-node.js';
 import { indexNodes, isLeftOutOfIndex, nodesByShortcut, nodesOfSkippedType } from './node-lookup.js';
 
 export type { RetrySite } from './model.js';
@@ -30,6 +31,11 @@ export interface RetryModel {
   readonly operations: OperationAnalysis;
   /** The sites a rule judges for one aspect of a retry (the one site-selection policy, `selection.ts`). */
   sitesFor(aspect: Aspect): readonly RetrySite[];
+  /**
+   * Where a finding about one of a site's settings is shown (`finding-node.ts`). Spring YAML shows an
+   * inherited value on the config line that sets it, for the config and each instance inheriting it.
+   */
+  findingNode: FindingNode;
 }
 
 const cache = new WeakMap<TSESTree.Program, RetryModel>();
@@ -131,7 +137,7 @@ export function buildModel(
     reportInternalError('wrappers', sourceCode, error);
   }
   const operations = createOperationAnalysis(context, () => sites, settings, libraries);
-  return { sites, imports, evaluator, context, operations, sitesFor: siteSelection(sites, libraries) };
+  return { sites, imports, evaluator, context, operations, sitesFor: siteSelection(sites, libraries), findingNode: findingNodes(() => sites) };
 }
 
 interface CatalogueLookup {

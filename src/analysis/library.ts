@@ -62,6 +62,8 @@ export interface LibraryDescriptor {
   readonly breaker?: BreakerFacet;
   /** The library, or some of its exports, are legacy retry helpers under R-RES-RE-X4 (read by `legacy.ts`). */
   readonly legacy?: LegacyFacet;
+  /** The library's client retries every request by itself when nothing configures it (read by `operations/layers.ts`). */
+  readonly builtInRetry?: BuiltInRetryFacet;
 
   /** How suggestions write this library's settings (read by `fixes.ts`): one place per library. */
   readonly fixes?: LibraryFixes;
@@ -130,6 +132,27 @@ export interface OperationsFacet {
    * `NoSuchKey`, Stripe's `StripeInvalidRequestError`): a retry that catches everything retries them.
    */
   readonly rejectsOnClientError?: boolean;
+}
+
+/**
+ * A client that retries by itself with its defaults (discord.js through @discordjs/rest, the OpenAI
+ * SDK, the AWS SDK): a call of it made inside another retry is a nested retry even where the
+ * client's construction is out of sight (a parameter, a class member, an instance made in another
+ * file). Where the file builds the client, its site says how it is configured instead.
+ */
+export interface BuiltInRetryFacet {
+  /** Calls per request with the defaults, the first included (the smallest among supported versions). */
+  readonly attempts: number;
+  /** Whether the default retries re-send non-idempotent requests (POST) too. */
+  readonly retriesWrites: boolean;
+  /** How messages name the retrying layer: `@discordjs/rest`. */
+  readonly label: string;
+  /**
+   * A call of the client known by its shape alone, for clients whose receivers carry no type
+   * (`openai.chat.completions.create(...)` on a client passed in); calls recognised by the
+   * library's `http` or `operations` facets need none.
+   */
+  matches?(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean;
 }
 
 /** What the breaker finder is asked: the site, the code it retries, and the calls of the file in a range. */

@@ -168,9 +168,10 @@ function shapeOf(xs: readonly number[]): GrowthReading {
 }
 
 /**
- * Two attempts with a wait between them: a single wait, so there is no schedule to grow or to
- * spread, only the question whether there is a wait at all. Both schedule rules leave it alone, as
- * the runtime's registry does for a Spring retry with `max-attempts: 2`.
+ * Two attempts with a wait between them: a single wait, so there is no schedule to grow, only the
+ * question whether there is a wait at all. require-exponential-backoff leaves it alone, as the
+ * runtime's registry does for a Spring retry with `max-attempts: 2`; require-jitter does not: one
+ * fixed wait still brings every client that failed together back at the same instant.
  */
 export function singleWait(site: RetrySite): boolean {
   return site.attempts.value === 2 && isKnown(site.delay.growth) && site.delay.growth !== 'none';

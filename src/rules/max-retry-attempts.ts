@@ -1,4 +1,4 @@
-import { getRetryModel } from '../analysis/index.js';
+import { getRetryModel, type RetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix, scheduleSuggestion } from '../analysis/fixes.js';
 import type { RetrySite } from '../analysis/model.js';
 import { isKnown } from '../analysis/eval/values.js';
@@ -50,7 +50,7 @@ export default createRule<Options, MessageIds>({
      * A durable engine (Temporal, BullMQ) is judged by R-RES-RE-5's bound, not the in-memory one:
      * at most 10 attempts, and never without bound unless an overall deadline stops it.
      */
-    function reportDurable(site: RetrySite) {
+    function reportDurable(site: RetrySite, model: RetryModel) {
       const attempts = site.attempts.value;
       if (!isKnown(attempts) || attempts <= DURABLE_MAX_ATTEMPTS) return;
       const deadline = site.deadlineMs.value;
@@ -58,7 +58,7 @@ export default createRule<Options, MessageIds>({
       const edits = site.fixes?.attempts?.(DURABLE_MAX_ATTEMPTS);
       const fix = optionEditsFix(site, edits, context.sourceCode);
       context.report({
-        node: site.attempts.node ?? site.reportNode,
+        node: model.findingNode(site, site.attempts.node),
         messageId: attempts === Infinity ? 'durableUnbounded' : 'durableTooMany',
         data: { label: site.label, attempts, max: DURABLE_MAX_ATTEMPTS },
         suggest: fix && edits
@@ -72,14 +72,14 @@ export default createRule<Options, MessageIds>({
         const model = getRetryModel(context);
         for (const site of model.sitesFor('attempts')) {
           if (site.kind === 'durable') {
-            reportDurable(site);
+            reportDurable(site, model);
             continue;
           }
           const attempts = site.attempts.value;
           if (!isKnown(attempts) || attempts <= max) continue;
           const suggestion = scheduleSuggestion(site, { need: 'attempts', maxAttempts: max }, model, site.fixes?.attempts?.(3));
           context.report({
-            node: site.attempts.node ?? site.reportNode,
+            node: model.findingNode(site, site.attempts.node),
             messageId: attempts === Infinity ? 'unbounded' : 'tooManyAttempts',
             data: { label: site.label, attempts, max },
             suggest: suggestion

@@ -41,7 +41,7 @@ export default createRule<Options, MessageIds>({
           if (singleWait(site)) continue;
           const suggestion = scheduleSuggestion(site, { need: 'backoff' }, model, site.fixes?.exponential?.());
           context.report({
-            node: site.delay.node ?? site.reportNode,
+            node: model.findingNode(site, site.delay.node),
             messageId: MESSAGE_BY_GROWTH[growth as keyof typeof MESSAGE_BY_GROWTH],
             data: { label: site.label },
             suggest: suggestion ? [{ messageId: 'useExponential', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],

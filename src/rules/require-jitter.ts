@@ -1,5 +1,4 @@
 import { getRetryModel } from '../analysis/index.js';
-import { singleWait } from '../analysis/schedule.js';
 import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -34,10 +33,9 @@ export default createRule<Options, MessageIds>({
           // require-exponential-backoff both, and both are reported so one pass fixes the site).
           if (typeof site.delay.growth !== 'string') continue;
           if (site.jitter.value !== false) continue;
-          if (singleWait(site)) continue;
           const suggestion = scheduleSuggestion(site, { need: 'jitter' }, model, site.fixes?.jitter?.());
           context.report({
-            node: site.jitter.node ?? site.delay.node ?? site.reportNode,
+            node: model.findingNode(site, site.jitter.node ?? site.delay.node),
             messageId: 'noJitter',
             data: { label: site.label },
             suggest: suggestion ? [{ messageId: 'addJitter', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],

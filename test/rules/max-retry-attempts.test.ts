@@ -20,6 +20,23 @@ run('max-retry-attempts', rule, {
   ],
   invalid: [
     {
+      // Options shared by several retries: each retry gets its own finding, at the retry, instead
+      // of a pile of identical findings on the constant.
+      code: `import retry from 'async-retry';\nconst COMMON = { retries: 5, minTimeout: 250, maxTimeout: 1000 };\nexport const a = () => retry(() => api.get('/a'), COMMON);\nexport const b = () => retry(() => api.get('/b'), COMMON);`,
+      errors: [
+        { messageId: 'tooManyAttempts', line: 3, column: 24, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import retry from 'async-retry';\nconst COMMON = { retries: 2, minTimeout: 250, maxTimeout: 1000 };\nexport const a = () => retry(() => api.get('/a'), COMMON);\nexport const b = () => retry(() => api.get('/b'), COMMON);` }] },
+        { messageId: 'tooManyAttempts', line: 4, column: 24, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2' }, output: `import retry from 'async-retry';\nconst COMMON = { retries: 2, minTimeout: 250, maxTimeout: 1000 };\nexport const a = () => retry(() => api.get('/a'), COMMON);\nexport const b = () => retry(() => api.get('/b'), COMMON);` }] },
+      ],
+    },
+    {
+      // Options used by one retry only: shown where they are written.
+      code: `import retry from 'async-retry';\nconst ONLY = { retries: 5 };\nexport const a = () => retry(() => api.get('/a'), ONLY);`,
+      errors: [{
+        messageId: 'tooManyAttempts', line: 2, column: 16,
+        suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2, minTimeout: 500' }, output: `import retry from 'async-retry';\nconst ONLY = { retries: 2, minTimeout: 500 };\nexport const a = () => retry(() => api.get('/a'), ONLY);` }],
+      }],
+    },
+    {
       // p-retry's default is 10 retries: 11 calls.
       code: `import pRetry from 'p-retry';\nawait pRetry(run);`,
       errors: [{

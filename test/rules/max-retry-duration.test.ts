@@ -1,5 +1,6 @@
 import rule, { formatDuration } from '../../src/rules/max-retry-duration.js';
 import { run } from '../helpers/rule-tester.js';
+import { twoPathLoop } from '../helpers/loops.js';
 import { describe, expect, it } from 'vitest';
 
 run('max-retry-duration', rule, {
@@ -12,6 +13,11 @@ run('max-retry-duration', rule, {
     { code: `import pRetry from 'p-retry'; await pRetry(run, { retries: 3 });`, options: [{ maxMs: 8000 }] },
   ],
   invalid: [
+    {
+      // A per-attempt timeout the loop sets itself (AbortSignal.timeout) counts: 3 x 15 s plus the waits.
+      code: twoPathLoop('delay = Math.min(delay * 2, 4000)', ', { signal: AbortSignal.timeout(15000) }'),
+      errors: [{ messageId: 'needsQueue', line: 3, column: 19 }],
+    },
     {
       // 1 + 2 + 4 = 7 s
       code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 3 });`,

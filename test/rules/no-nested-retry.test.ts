@@ -16,10 +16,31 @@ run('no-nested-retry', rule, {
     // A plain axios (no axios-retry) is not a retry layer.
     `import pRetry from 'p-retry'; import axios from 'axios'; const api = axios.create();
      await pRetry(() => api.get('/a'), ${opts});`,
+    // An OpenAI client built here with its retries off: its construction decides, not the default.
+    `import pRetry from 'p-retry'; import OpenAI from 'openai'; const openai = new OpenAI({ maxRetries: 0 });
+     await pRetry(() => openai.chat.completions.create({ model, messages }), ${opts});`,
+    // A resource path of another SDK is not the OpenAI client.
+    `import pRetry from 'p-retry'; export const send = (twilio) => pRetry(() => twilio.messages.create({ to, body }), ${opts});`,
     // Two retries side by side are not nested.
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/a'), ${opts}); await pRetry(() => fetch('/b'), ${opts});`,
   ],
   invalid: [
+    {
+      // A discord.js channel handed in: every request goes through @discordjs/rest, which retries
+      // 5xx and network errors 3 times by default. One finding for the layer, not one per call.
+      code: `import type { TextChannel } from 'discord.js';\nexport async function safeSend(channel: TextChannel, content: string) {\n  for (let n = 0; n < 3; n++) {\n    try {\n      if (content) return await channel.send({ content });\n      return await channel.send({ content: '-' });\n    } catch (e) { await new Promise((r) => setTimeout(r, 200 * 2 ** n * Math.random())); }\n  }\n}`,
+      errors: [{ messageId: 'nestedRetry', line: 5, column: 33, data: { outer: 'for loop', inner: 'channel.send() (@discordjs/rest, by default)', outerAttempts: 3, innerAttempts: 4, total: '12', noEdit: '; no edit of the inner layer can be suggested safely here' }, suggestions: [] }],
+    },
+    {
+      // An OpenAI client passed in keeps the SDK's default two retries.
+      code: `export async function ask(openai, messages) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      return await openai.chat.completions.create({ model: 'm', messages });\n    } catch (err) {\n      if (err.status !== 429) throw err;\n      await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt * Math.random()));\n    }\n  }\n}`,
+      errors: [{ messageId: 'nestedRetry', line: 4, data: { outer: 'for loop', inner: 'openai.chat.completions.create() (openai client, by default)', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '; no edit of the inner layer can be suggested safely here' }, suggestions: [] }],
+    },
+    {
+      // A Stripe client typed as a parameter: at least one retry by default (stripe-node 13+).
+      code: `import Stripe from 'stripe';\nimport pRetry from 'p-retry';\nexport const charge = (stripe: Stripe, key: string) => pRetry(() => stripe.paymentIntents.create({ amount: 1 }, { idempotencyKey: key }), ${opts});`,
+      errors: [{ messageId: 'nestedRetry', line: 3, data: { outer: 'pRetry()', inner: 'stripe.paymentIntents.create() (stripe client, by default)', outerAttempts: 3, innerAttempts: 2, total: '6', noEdit: '; no edit of the inner layer can be suggested safely here' }, suggestions: [] }],
+    },
     {
       code: `import pRetry from 'p-retry';\nawait pRetry(() => pRetry(() => fetch('/a'), ${opts}), ${opts});`,
       errors: [{ messageId: 'nestedRetry', line: 2, column: 20, endColumn: 26, data: { outer: 'pRetry()', inner: 'pRetry()', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '' },

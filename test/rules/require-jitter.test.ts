@@ -1,17 +1,49 @@
 import rule from '../../src/rules/require-jitter.js';
 import { run } from '../helpers/rule-tester.js';
+import { twoPathLoop } from '../helpers/loops.js';
 
 run('require-jitter', rule, {
   valid: [
-    // One retry: a single wait, nothing to spread (the exemption require-exponential-backoff shares).
-    `import pRetry from 'p-retry'; await pRetry(run, { retries: 1 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true });`,
     // async-retry randomises by default.
     `const retry = require('async-retry'); retry(async () => run(), { retries: 2 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: flags.jitter });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 0 });`,
+    // The wait variable moves differently on the two failure paths: its schedule is not known.
+    twoPathLoop('delay = delay * 3'),
   ],
   invalid: [
+    {
+      // The same backoff step written on both failure paths (the 5xx branch and the catch) moves
+      // the wait once per attempt: 500 ms doubling, no randomness.
+      code: twoPathLoop('delay = Math.min(delay * 2, 4000)'),
+      errors: [{
+        messageId: 'noJitter', line: 15, column: 46,
+        suggestions: [{
+          messageId: 'addJitter',
+          data: { edit: 'wait Math.random() * Math.min(4000, 500 * 2 ** i)' },
+          output: twoPathLoop('delay = Math.min(delay * 2, 4000)').replace('setTimeout(r, delay));\n      delay = Math.min(delay * 2, 4000);\n    }', 'setTimeout(r, Math.random() * Math.min(4000, 500 * 2 ** i)));\n      delay = Math.min(delay * 2, 4000);\n    }'),
+        }],
+      }],
+    },
+    {
+      // One retry still needs jitter: a single fixed wait brings every client that failed together
+      // back at the same instant (require-exponential-backoff leaves one wait alone: nothing grows).
+      code: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 1 });`,
+      errors: [{ messageId: 'noJitter', line: 2, suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 1, randomize: true });` }] }],
+    },
+    {
+      // axios-retry with one retry and a delay function without randomness.
+      code: `import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 1, retryDelay: (n) => n * 1000 });`,
+      errors: [{
+        messageId: 'noJitter', line: 3, column: 33,
+        suggestions: [{
+          messageId: 'addJitter',
+          data: { edit: 'retryDelay: (retryCount) => Math.random() * Math.min(2000, 1000 * 2 ** (retryCount - 1))' },
+          output: `import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 1, retryDelay: (retryCount) => Math.random() * Math.min(2000, 1000 * 2 ** (retryCount - 1)) });`,
+        }],
+      }],
+    },
     {
       // A constant wait without randomness breaks X3's jitter as well as R-RES-RE-2: both rules
       // report it, so the site is fixed in one pass.

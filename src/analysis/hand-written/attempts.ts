@@ -18,7 +18,7 @@ import { RESPONSE, UNKNOWN, range, toInterval, type Value } from '../eval/values
 import type { AnalysisContext } from '../library.js';
 import type { Node } from '../model.js';
 import { boundParameter, isBoundParameter, type BoundCall } from './helper-call.js';
-import { walkExpression } from './control-flow.js';
+import { walkExpression, writeExpression } from './control-flow.js';
 
 export type Write = TSESTree.UpdateExpression | TSESTree.AssignmentExpression;
 
@@ -27,8 +27,15 @@ export interface StateVariable {
   readonly variable: Variable;
   /** Value at the first attempt (loop entry, or the first call of a recursive function). */
   readonly init: { readonly expr: Node | undefined; readonly value?: Value };
-  /** The single write inside the region (`attempt++`, `delay *= 2`); `multi` when written in several places. */
+  /**
+   * The single write inside the region (`attempt++`, `delay *= 2`); `multi` when written in several
+   * places that differ. The same write repeated on each failure path (`delay = Math.min(delay * 2,
+   * 4000)` after the 5xx sleep and again in the catch) is one write, applied once per attempt, with
+   * every copy kept in `copies`.
+   */
   readonly write?: Write | 'multi' | undefined;
+  /** The copies of `write` when it is repeated on several paths; a read sees the copy before it in its own block. */
+  readonly copies?: readonly Write[] | undefined;
   /** For a recursive parameter: the argument the recursive call passes on. */
   readonly next?: Node | undefined;
   /** Constant change per attempt when it is one (`i++` = 1, `retries - 1` = -1). */
@@ -122,8 +129,33 @@ export function valueAt(hw: HandWritten, state: StateVariable, env: AttemptEnv, 
   if (state.write === 'multi') return UNKNOWN;
   const start = valueAtStart(hw, state, env.attempt, env);
   const w = state.write;
-  if (w && executionPosition(w, env.region, true) <= point) return applyWrite(hw, w, start, env);
+  if (!w) return start;
+  if (state.copies) {
+    const before = state.copies.find((c) => executionPosition(c, env.region, true) <= point && sameBlockBefore(c, point));
+    return before ? applyWrite(hw, before, start, env) : start;
+  }
+  if (executionPosition(w, env.region, true) <= point) return applyWrite(hw, w, start, env);
   return start;
+}
+
+/** Whether a point comes after a write in the block that holds the write (so on the same path). */
+function sameBlockBefore(w: Write, point: number): boolean {
+  let statement: Node = w;
+  while (statement.parent && statement.parent.type !== T.BlockStatement && statement.parent.type !== T.SwitchCase) statement = statement.parent;
+  const block = statement.parent;
+  return !!block && point >= w.range[1] && point <= block.range[1];
+}
+
+/**
+ * The writes of a state variable inside a region: one, or the same write repeated on each failure
+ * path (identical text), which moves the variable once per attempt; `multi` otherwise.
+ */
+export function regionWrite(writes: readonly Node[], sourceText: (n: Node) => string): Pick<StateVariable, 'write' | 'copies'> {
+  const exprs = writes.map(writeExpression);
+  if (exprs.length === 1) return { write: exprs[0] };
+  if (exprs.some((e) => e === 'multi')) return { write: 'multi' };
+  const texts = new Set(exprs.map((e) => sourceText(e as Write).replace(/\s+/g, '')));
+  return texts.size === 1 ? { write: exprs[0], copies: exprs as Write[] } : { write: 'multi' };
 }
 
 const questionKey = (env: AttemptEnv) => `${env.status ?? ''}|${env.probe ?? ''}|${env.uncapped ? 1 : 0}|${env.errTruthy ?? ''}`;

@@ -8,7 +8,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, contains, isFunctionNode, isLoopNode, unwrap, walk, type Loop, type Variable } from '../ast.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
-import { executionPosition, initialValue, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
+import { executionPosition, initialValue, regionWrite, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { isCounter } from './bound.js';
 import {
   calleeName, calleeOf, chainRoot, continues, exitOf, following, scanLoop, sequenceExits, walkExpression, writeExpression, type LoopScan,
@@ -54,12 +54,12 @@ function loopRegion(hw: HandWritten, loop: Loop, scan: LoopScan): Region {
     if (!declaredInInit && contains(loop.body, def.name as Node)) continue;
     const writes = v.references.filter((r) => r.isWrite() && contains(loop, r.identifier as Node) && !(declaredInInit && r.init));
     if (writes.length === 0) continue;
-    const write = writes.length === 1 ? writeExpression(writes[0]!.identifier as Node) : 'multi';
+    const { write, copies } = regionWrite(writes.map((r) => r.identifier as Node), (n) => hw.ctx.sourceCode.getText(n));
     const outsideWrites = v.references.some((r) => r.isWrite() && !r.init && !contains(loop, r.identifier as Node));
     const init = declaredInInit
       ? { expr: (def.node as TSESTree.VariableDeclarator).init ?? undefined }
       : outsideWrites ? { expr: undefined, value: UNKNOWN as Value } : initialValue(hw, v);
-    vars.set(v, { variable: v, init, write, step: write === 'multi' ? undefined : stepOf(hw, write, v), memo: new Map() });
+    vars.set(v, { variable: v, init, write, copies, step: write === 'multi' ? undefined : stepOf(hw, write, v), memo: new Map() });
   }
   return { kind: 'loop', root: loop, loop, vars, roots: new Set() };
 }
@@ -80,7 +80,8 @@ function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TrySt
   // does not happen on the attempts that lead to a retry.
   for (const [v, state] of region.vars) {
     const w = state.write;
-    if (w && w !== 'multi' && inTry(w) && w.range[1] > operation.range[0]) {
+    // (A write repeated on several paths is the failure paths' own: `delay *= 2` before each `continue`.)
+    if (w && w !== 'multi' && !state.copies && inTry(w) && w.range[1] > operation.range[0]) {
       region.vars.set(v, { ...state, write: undefined, step: undefined, memo: new Map() });
     }
   }

@@ -9,6 +9,7 @@ import { attemptEnv, evaluateAt, type AttemptQuestion, type HandWritten, type Re
 import { totalAttempts } from './bound.js';
 import { errorFilter } from './filter.js';
 import { waitSchedule } from './schedule.js';
+import { attemptTimeout } from './timeouts.js';
 import type { Sleep } from './sleeps.js';
 import { rememberShape } from './wait-edit.js';
 
@@ -65,6 +66,7 @@ export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; re
     delay,
     jitter,
     errorFilter: errorFilter(hw, shape),
+    attemptTimeoutMs: attemptTimeout(hw, shape),
     operation: shape.operation,
   });
   rememberShape(built, hw, shape);

@@ -14,6 +14,10 @@ import type { LibraryDescriptor } from '../library.js';
 export const discordJs: LibraryDescriptor = {
   id: 'discord.js',
   modules: ['discord.js'],
+  // @discordjs/rest 2.x (packages/rest/src/lib/utils/constants.ts `DefaultRestOptions.retries: 3`,
+  // handlers/Shared.ts `makeNetworkRequest` and `handleErrors`): every request, whatever its method,
+  // is sent again on a network error, a timeout or a 5xx, up to 3 retries (4 calls).
+  builtInRetry: { attempts: 4, retriesWrites: true, label: '@discordjs/rest' },
   http: {
     method: 'members',
     senders: [],

@@ -1,3 +1,5 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { SITE_COUNT_SCHEDULE } from '../fix-plan.js';
 import type { LibraryDescriptor } from '../library.js';
 import { labelOf, newOf } from '../library.js';
@@ -22,10 +24,18 @@ import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from '.
  * something retries around it, but not reported on its own (the corpus labels treat the default
  * as the SDK's policy: panstav/test-therapy-bot's bare client is unlabelled).
  */
-function stainlessClient(id: string, modules: string[], classes: string[]): LibraryDescriptor {
+function stainlessClient(id: string, modules: string[], classes: string[], calls?: RegExp): LibraryDescriptor {
   return {
     id,
     modules,
+    // maxRetries ?? 2 for every method (openai 7.5.0 src/client.ts `retryRequest`, 4.x src/core.ts).
+    // A client handed in is known by the SDK's resource paths (`*.chat.completions.create(...)`).
+    builtInRetry: {
+      attempts: 3,
+      retriesWrites: true,
+      label: `${modules[0]} client`,
+      ...(calls ? { matches: (call: TSESTree.CallExpression) => calls.test(memberPath(call.callee)) } : {}),
+    },
     fixes: { schedule: SITE_COUNT_SCHEDULE },
     find(uses, ctx) {
       const sites: RetrySite[] = [];
@@ -78,7 +88,21 @@ function readOptions(view: OptionsView) {
   };
 }
 
-export const openai: LibraryDescriptor = stainlessClient('openai', ['openai'], ['OpenAI', 'AzureOpenAI']);
+/** `a.b.c` of a callee made of plain members; '' otherwise. */
+function memberPath(node: TSESTree.Node): string {
+  const parts: string[] = [];
+  let n: TSESTree.Node = node;
+  while (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier) {
+    parts.unshift(n.property.name);
+    n = n.object;
+  }
+  return n.type === T.Identifier || n.type === T.ThisExpression || n.type === T.MemberExpression ? parts.join('.') : '';
+}
+
+/** The OpenAI SDK's own resource paths, which no other client spells this way. */
+const OPENAI_CALLS = /(?:^|\.)(?:chat\.completions\.(?:create|parse|stream)|responses\.(?:create|parse|stream)|embeddings\.create|images\.(?:generate|edit|createVariation)|moderations\.create|audio\.(?:transcriptions|translations|speech)\.create)$/;
+
+export const openai: LibraryDescriptor = stainlessClient('openai', ['openai'], ['OpenAI', 'AzureOpenAI'], OPENAI_CALLS);
 
 /** Anthropic's SDK is generated the same way, with the same retry defaults. */
 export const anthropic: LibraryDescriptor = stainlessClient('anthropic', ['@anthropic-ai/sdk'], ['Anthropic']);

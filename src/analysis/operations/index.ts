@@ -34,7 +34,7 @@ export function createOperationAnalysis(
   const http = createHttpReader(file);
   const keys = createKeyReader(file);
   const classifier = createClassifier(file, http, keys);
-  const layers = createLayerReader(file, sites, classifier);
+  const layers = createLayerReader(file, sites, classifier, http);
 
   function facts(site: RetrySite): OperationFacts {
     let f = cache.get(site);

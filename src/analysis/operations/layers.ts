@@ -5,10 +5,11 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { BreakerQuery } from '../library.js';
+import type { BreakerQuery, BuiltInRetryFacet, LibraryDescriptor } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { findVariable, unwrap } from '../ast.js';
 import type { Classifier } from './classify.js';
+import type { HttpReader } from './http.js';
 import { callLabel, inside, type FileFacts } from './file.js';
 import type { NestedRetry, OperationGroup, Variable } from './types.js';
 import { instanceReferences } from '../libraries/sdk-shared.js';
@@ -21,10 +22,13 @@ export interface LayerReader {
   breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined;
 }
 
-export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier): LayerReader {
+export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier, http: HttpReader): LayerReader {
   const { ctx } = file;
   let clientMap: Map<Variable, RetrySite[]> | undefined;
   const breakers = file.libraries.filter((l) => l.breaker);
+  const builtIn = file.libraries.filter((l) => l.builtInRetry);
+  /** Libraries whose client this file builds: its site says how that client retries, not the defaults. */
+  let builtHere: Set<string> | undefined;
 
   function clientVariables(): Map<Variable, RetrySite[]> {
     if (clientMap) return clientMap;
@@ -85,6 +89,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
 
   function nestedIn(site: RetrySite, scope: Node): NestedRetry[] {
     const out: NestedRetry[] = [];
+    const defaults = new Set<BuiltInRetryFacet>();
     for (const other of sites()) {
       if (other === site || !inside(scope, other.node) || other.kind === 'durable') continue;
       const a = other.attempts.value;
@@ -92,7 +97,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       out.push({ node: other.reportNode, label: other.label, attempts: a, site: other });
     }
     for (const call of file.callsIn(scope)) {
-      for (const client of clientSitesOf(call)) {
+      const clients = clientSitesOf(call);
+      for (const client of clients) {
         const a = client.attempts.value;
         if (typeof a !== 'number' || a <= 1) continue;
         const op = classifier.classify(call, new Set(), scope, 2);
@@ -100,8 +106,33 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
         if (op?.kind === 'write' && client.retriesWrites?.value !== true) continue;
         out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
       }
+      if (clients.length === 0 && builtIn.length > 0) {
+        const facet = builtInRetryOf(call);
+        // One finding per layer: a second call through the same client says nothing new.
+        if (!facet || defaults.has(facet)) continue;
+        if (!facet.retriesWrites && classifier.classify(call, new Set(), scope, 2)?.kind === 'write') continue;
+        defaults.add(facet);
+        out.push({ node: call, label: `${callLabel(call, ctx)} (${facet.label}, by default)`, attempts: facet.attempts });
+      }
     }
     return out;
+  }
+
+  /** The default retries of the client a call goes through, when its construction is not in this file. */
+  function builtInRetryOf(call: TSESTree.CallExpression): BuiltInRetryFacet | undefined {
+    builtHere ??= new Set(sites().filter((s) => s.clientLevel).map((s) => s.library));
+    const usable = (l: LibraryDescriptor) => !builtHere!.has(l.id);
+    const request = http.requestOf(call);
+    if (request) {
+      const library = file.descriptorOf(request.client);
+      return library?.builtInRetry && usable(library) ? library.builtInRetry : undefined;
+    }
+    for (const library of builtIn) {
+      if (!usable(library)) continue;
+      const facet = library.builtInRetry!;
+      if (facet.matches?.(call, ctx) || library.operations?.classify(call, ctx) !== undefined) return facet;
+    }
+    return undefined;
   }
 
   function breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined {

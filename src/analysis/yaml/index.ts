@@ -63,5 +63,5 @@ export function buildYamlModel(sourceCode: Readonly<TSESLint.SourceCode>, filena
     clientSitesOf: () => [],
     breakerOf: (site) => site.breaker as TSESTree.Node | undefined,
   };
-  return { sites, imports: EMPTY_IMPORTS, evaluator, context, operations, sitesFor: siteSelection(sites, []) };
+  return { sites, imports: EMPTY_IMPORTS, evaluator, context, operations, sitesFor: siteSelection(sites, []), findingNode: (site, node) => node ?? site.reportNode };
 }

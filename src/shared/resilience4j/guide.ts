@@ -2,7 +2,7 @@
  * A Resilience4j retry judged against the guide's limits, the way the plugin's rules judge the
  * same block as a retry site: max-retry-attempts, require-exponential-backoff, require-jitter,
  * max-retry-duration and no-retry-on-client-error, with the same exemptions (one attempt has no
- * waits; two attempts have one wait, which cannot grow but must exist). The runtime refuses what
+ * waits; two attempts have one wait, which cannot grow but must exist and be randomised). The runtime refuses what
  * this finds; a table-driven test holds it to the rules' verdict on the same file.
  */
 import { IN_MEMORY_MS, MAX_ATTEMPTS } from '../guide-limits.js';
@@ -21,8 +21,9 @@ export function judgeRetry<P>(s: RetrySettings<P>): ConfigProblem<P>[] {
 
   const rejectedGrowth = s.growth === 'none' || (s.growth === 'constant' && attempts !== 2);
   if (rejectedGrowth && s.growthCause) add(s.growthCause);
-  // Growing waits need jitter; when the waits do not grow either, say both, so one edit fixes the block.
-  if (s.jitter === false && s.jitterCause && (s.growth === 'exponential' || rejectedGrowth)) add(s.jitterCause);
+  // Waits need jitter, a single fixed wait too (every client that failed together comes back at the
+  // same instant); when the waits do not grow either, say both, so one edit fixes the block.
+  if (s.jitter === false && s.jitterCause && (s.growth === 'exponential' || s.growth === 'constant' || rejectedGrowth)) add(s.jitterCause);
 
   // Over the attempt bound, the time follows from the attempts: one problem, one edit.
   const worst = isKnown(attempts) && attempts > MAX_ATTEMPTS ? 0 : s.worstCaseMs();
