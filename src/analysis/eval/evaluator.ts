@@ -20,6 +20,11 @@ type Node = TSESTree.Node;
 /** Steps of one top-level evaluation: generous for any retry construct, a stop for pathological code. */
 const STEP_BUDGET = 20_000;
 
+/** Expressions whose static value, and every member of it, is never a function (no call is inlined statically). */
+const NEVER_FUNCTION: ReadonlySet<string> = new Set([
+  T.AwaitExpression, T.CallExpression, T.NewExpression, T.Literal, T.TemplateLiteral, T.BinaryExpression, T.UnaryExpression, T.UpdateExpression,
+]);
+
 /** Member names that carry an HTTP status on an error or a response. */
 export const STATUS_KEYS: ReadonlySet<string> = new Set(['status', 'statusCode', 'httpStatusCode', 'httpStatus']);
 /** Members that lead from an error to the response (or its metadata) that carries the status. */
@@ -54,6 +59,32 @@ export class Evaluator {
   /** Whether a name is declared in the file (so `Math`, `Number` are not the built-ins). */
   shadowed(id: TSESTree.Identifier): boolean {
     return !!this.variableOf(id)?.defs.length;
+  }
+
+  /**
+   * Whether the static value of a name, or of a member of it (`opts.dir`, `this.client.send`),
+   * is certainly not a function, decided from declarations alone, without evaluating. It mirrors
+   * the static environment: nothing binds a parameter, an import, a caught error, a class, an
+   * enum, a global or a name declared more than once, nor `this`; a call, `new`, `await` or an
+   * operator never gives a function there (no helper is inlined); an object or array literal is
+   * not one, though a member of it may be. False means "evaluate to know". The evaluator tests
+   * check it against `evaluate` on every name of their files.
+   */
+  neverAFunction(node: TSESTree.Identifier | TSESTree.MemberExpression): boolean {
+    let root: Node = node;
+    while (root.type === T.MemberExpression) root = unwrap(root.object);
+    if (root.type !== T.Identifier) return root.type === T.ThisExpression || NEVER_FUNCTION.has(root.type);
+    const variable = this.variableOf(root);
+    if (!variable || variable.defs.length !== 1) return true;
+    const def = variable.defs[0]!;
+    if (def.type === 'FunctionName') return false;
+    if (def.type !== 'Variable') return true;
+    const declarator = def.node as TSESTree.VariableDeclarator;
+    if (!declarator.init) return true;
+    const init = unwrap(declarator.init).type;
+    if (NEVER_FUNCTION.has(init)) return true;
+    // `const x = { ... }` / `[ ... ]`: x itself is an object, not a function; `x.f` may be one.
+    return root === node && declarator.id === def.name && (init === T.ObjectExpression || init === T.ArrayExpression);
   }
 
   /** The static value of an expression, from the code alone. */

@@ -30,11 +30,10 @@ export function createOperationAnalysis(
   libraries: readonly LibraryDescriptor[],
 ): OperationAnalysis {
   const cache = new WeakMap<RetrySite, OperationFacts>();
-  const file = createFileFacts(ctx, settings, libraries);
-  const http = createHttpReader(file);
-  const keys = createKeyReader(file);
-  const classifier = createClassifier(file, http, keys);
-  const layers = createLayerReader(file, sites, classifier, http);
+  // The readers are built on the first question: most files have no retry site, and a rule that
+  // finds no site never asks one.
+  let readers: ReturnType<typeof createReaders> | undefined;
+  const parts = () => (readers ??= createReaders(ctx, sites, settings, libraries));
 
   function facts(site: RetrySite): OperationFacts {
     let f = cache.get(site);
@@ -46,6 +45,7 @@ export function createOperationAnalysis(
   }
 
   function compute(site: RetrySite): OperationFacts {
+    const { file, http, keys, classifier, layers } = parts();
     const groups: OperationGroup[] = [];
     let fn: TSESTree.FunctionLike | undefined;
     if (site.executions?.length) {
@@ -94,7 +94,16 @@ export function createOperationAnalysis(
 
   return {
     facts,
-    clientSitesOf: layers.clientSitesOf,
-    breakerOf: (site) => layers.breakerOf(site, facts(site).groups),
+    clientSitesOf: (call) => parts().layers.clientSitesOf(call),
+    breakerOf: (site) => parts().layers.breakerOf(site, facts(site).groups),
   };
+}
+
+function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[]) {
+  const file = createFileFacts(ctx, settings, libraries);
+  const http = createHttpReader(file);
+  const keys = createKeyReader(file);
+  const classifier = createClassifier(file, http, keys);
+  const layers = createLayerReader(file, sites, classifier, http);
+  return { file, http, keys, classifier, layers };
 }

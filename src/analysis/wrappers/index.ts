@@ -11,7 +11,7 @@ import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { contains } from '../ast.js';
 import { findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
-import { findExportedHelper, isFollowable, knownModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
+import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
 export { clearModuleCache, moduleCacheStats, rememberLinted, FRESH_MS } from './modules.js';
@@ -86,9 +86,10 @@ export function findWrapperSites(
       // resolveImport keeps its own cache of resolutions: no second memo here.
       const file = resolveImport(binding.module, filename);
       if (!file) continue;
-      // A module already read and known to offer no helper settles every call through it.
-      const known = knownModule(file);
-      if (known && known.helpers.size === 0 && known.reexports.length === 0) continue;
+      // A module known to offer none of the names called settles every call through it.
+      const peeked = peekModule(file);
+      if (!peeked) continue;
+      if (!isUnparsed(peeked) && peeked.reexports.length === 0 && !calls.some((c) => peeked.helpers.has(exportName(c.path)))) continue;
       for (const c of calls) {
         const helper = findExportedHelper(file, exportName(c.path), env, analyse, loaded);
         if (helper) addCall(helper, c.call, c.callee);
@@ -133,6 +134,8 @@ function passesFunction(call: TSESTree.CallExpression, ctx: AnalysisContext): bo
   if (call.arguments.some(isFunctionLiteral)) return true;
   return call.arguments.some((a) => {
     if (a.type !== T.Identifier && a.type !== T.MemberExpression) return false;
+    // Most arguments are parameters, imports or awaited results: settled without evaluating them.
+    if (ctx.evaluator.neverAFunction(a)) return false;
     try {
       const v = ctx.evaluator.evaluate(a);
       return typeof v === 'object' && v !== null && 'kind' in v && v.kind === 'function';
@@ -141,3 +144,4 @@ function passesFunction(call: TSESTree.CallExpression, ctx: AnalysisContext): bo
     }
   });
 }
+

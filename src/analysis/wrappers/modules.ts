@@ -6,7 +6,6 @@
  * (none when the same import was checked in the last quarter second).
  * Nothing here throws: an unreadable or unparsable file is simply not a helper.
  */
-import { hash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
@@ -39,7 +38,7 @@ export type AnalyseFile = (sourceCode: Readonly<TSESLint.SourceCode>) => { ctx: 
 /** A summary keeps nodes only of the helpers it found, so most entries are small. */
 const MAX_MODULES = 2000;
 const summaries = new Map<string, { mtimeMs: number; size: number; checkedAt: number; summary: ModuleSummary | undefined }>();
-const MAX_RESOLUTIONS = 1000;
+const MAX_RESOLUTIONS = 5000;
 const workspaceResolutions = new Map<string, string | undefined>();
 /** Relative imports by importing directory and specifier, trusted for the freshness window. */
 const relativeResolutions = new Map<string, { file: string | undefined; checkedAt: number }>();
@@ -281,6 +280,34 @@ function pickCondition(target: unknown, depth: number): string | undefined {
 
 /** The helpers a module offers, parsed at most once per version of the file. */
 export function loadModule(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
+  const peeked = peekModule(file);
+  if (!isUnparsed(peeked)) return peeked;
+  return store(file, peeked.stat, parseSummary(file, peeked.text, env, analyse));
+}
+
+interface FileStat {
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
+/** `peekModule`'s answer when only a parse of the file can tell what it offers: what it read, for that parse. */
+export interface Unparsed {
+  readonly unparsed: true;
+  readonly text: string;
+  readonly stat: FileStat;
+}
+
+export function isUnparsed(v: ModuleSummary | Unparsed | undefined): v is Unparsed {
+  return v !== undefined && 'unparsed' in v;
+}
+
+/**
+ * What `loadModule` would give, without parsing: the summary already known for the file as it is
+ * on disk, an empty one for a file whose text offers no helper, the summary linting it produced;
+ * `Unparsed` when only a parse can tell (the one case where the caller should first make sure the
+ * file is worth it). Undefined for a path that is not a readable file.
+ */
+export function peekModule(file: string): ModuleSummary | Unparsed | undefined {
   const now = performance.now();
   const fresh = summaries.get(file);
   if (fresh && now - fresh.checkedAt < FRESH_MS) return fresh.summary;
@@ -298,48 +325,53 @@ export function loadModule(file: string, env: ParseEnvironment, analyse: Analyse
     summaries.set(file, hit); // most recently used last
     return hit.summary;
   }
-  const summary = summarise(file, env, analyse);
+  const stat = { mtimeMs: st.mtimeMs, size: st.size };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return store(file, stat, undefined);
+  }
+  if (!mayOfferHelpers(text)) return store(file, stat, { file, helpers: new Map(), reexports: [] });
+  const seen = linted.get(file);
+  if (seen && seen.text === text) {
+    reuses++;
+    return store(file, stat, seen.summary);
+  }
+  return { unparsed: true, text, stat };
+}
+
+function store(file: string, stat: FileStat, summary: ModuleSummary | undefined): ModuleSummary | undefined {
   summaries.delete(file);
   if (summaries.size >= MAX_MODULES) summaries.delete(summaries.keys().next().value!);
-  summaries.set(file, { mtimeMs: st.mtimeMs, size: st.size, checkedAt: now, summary });
+  summaries.set(file, { ...stat, checkedAt: performance.now(), summary });
   return summary;
 }
 
-/** The summary of a module read within the freshness window, without touching the disk; else undefined. */
-export function knownModule(file: string): ModuleSummary | undefined {
-  const hit = summaries.get(file);
-  return hit && performance.now() - hit.checkedAt < FRESH_MS ? hit.summary : undefined;
-}
-
 /**
- * Files this process has linted that an import may lead to, by path: a hash of the text linted and
- * what the file offers, read from the model the lint built. A CLI run lints most of the files it
- * follows imports into; when the text on disk is the text that was linted, its summary is that
- * one and the file is not parsed a second time. An editor's unsaved text differs from the disk's,
- * so it is never taken for the file.
+ * Files this process has linted that an import may lead to, by path: the text linted and what the
+ * file offers, read from the model the lint built. A CLI run lints most of the files it follows
+ * imports into; when the text on disk is the text that was linted, its summary is that one and
+ * the file is not parsed a second time. An editor's unsaved text differs from the disk's, so it is
+ * never taken for the file. The text is kept as it is (the linted source, already in memory) and
+ * compared whole when an import reads the file: a digest of every linted file cost more than the
+ * few comparisons a run makes.
  */
-const linted = new Map<string, { digest: string; summary: ModuleSummary }>();
+const linted = new Map<string, { text: string; summary: ModuleSummary }>();
 /** Parsed the same way whoever reads them: TypeScript in ES modules (`.cts` is a script to the import parse). */
 const REUSABLE = /\.(?:ts|tsx|mts)$/;
-const digestOf = (text: string) => hash('sha1', text, 'base64');
 
 /** Records what a linted file offers, for the files of the same run that import it. */
 export function rememberLinted(file: string | undefined, text: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, WrapperHelper>): void {
-  if (!file || !isAbsolute(file) || !REUSABLE.test(file) || !mayOfferHelpers(text)) return;
+  if (!file || !isAbsolute(file) || !REUSABLE.test(file)) return;
   linted.delete(file);
   if (linted.size >= MAX_MODULES) linted.delete(linted.keys().next().value!);
-  linted.set(file, { digest: digestOf(text), summary: exportsOf(file, ctx, helpers) });
+  // No text hint here: the summary is exact, and one without helpers still spares a parse.
+  linted.set(file, { text: text.replace(/^\uFEFF/, ''), summary: exportsOf(file, ctx, helpers) });
 }
 
-function summarise(file: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
+function parseSummary(file: string, text: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {
   try {
-    const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-    if (!mayOfferHelpers(text)) return { file, helpers: new Map(), reexports: [] };
-    const seen = linted.get(file);
-    if (seen && seen.digest === digestOf(text)) {
-      reuses++;
-      return seen.summary;
-    }
     let sourceCode: Readonly<TSESLint.SourceCode> | undefined;
     try {
       sourceCode = parse(text, file, env);
