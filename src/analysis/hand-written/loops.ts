@@ -19,13 +19,16 @@ import { isSleepCall, loopSleeps } from './sleeps.js';
 
 export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
   const scan = scanLoop(loop);
-  const region = loopRegion(hw, loop, scan);
+  // The loop's state is read only for a loop that gets past the cheap tests (most loops with a
+  // try/catch rethrow or leave from the catch, and are no retry).
+  let region: Region | undefined;
+  const regionOf = () => (region ??= loopRegion(hw, loop, scan));
   let shape: Shape | undefined;
   for (const t of scan.tries) {
-    shape = tryShape(hw, loop, scan, t, region);
+    shape = tryShape(hw, loop, scan, t, regionOf);
     if (shape) break;
   }
-  shape ??= responseShape(hw, loop, scan, region);
+  shape ??= responseShape(hw, loop, scan, regionOf);
   if (!shape) return undefined;
   const label = loop.type === T.ForStatement ? 'for loop' : loop.type === T.WhileStatement ? 'while loop' : 'do...while loop';
   return buildSite(hw, shape, { node: loop, reportNode: loop.test ?? loop, label });
@@ -65,15 +68,16 @@ function loopRegion(hw: HandWritten, loop: Loop, scan: LoopScan): Region {
 }
 
 /** A try/catch in the loop whose catch goes on to another attempt. */
-function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TryStatement, region: Region): Shape | undefined {
+function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TryStatement, regionOf: () => Region): Shape | undefined {
   const handler = t.handler;
   if (!handler) return undefined;
+  // The failure path must go on to another attempt.
+  if (exitOf(handler.body, loop)) return undefined;
   const inTry = (n: Node) => contains(t.block, n);
   const inCatch = (n: Node) => contains(handler.body, n);
   const operation = operationOf(hw, scan.awaits.filter(inTry), t.block);
   if (!operation) return undefined;
-  // The failure path must go on to another attempt.
-  if (exitOf(handler.body, loop)) return undefined;
+  const region = regionOf();
   if (!succeedsOnce(hw, loop, scan, t, region, inTry, inCatch)) return undefined;
   if (iteratesCollection(hw, region, scan, operation)) return undefined;
   // A write that only happens once the operation succeeded (`done = true`, `result = await op()`)
@@ -301,7 +305,7 @@ export function operationOf(hw: HandWritten, awaits: readonly TSESTree.AwaitExpr
 }
 
 /** A loop without try/catch that goes on while the response it gets is a failure. */
-function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, region: Region): Shape | undefined {
+function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: () => Region): Shape | undefined {
   const candidates = new Map<Variable, Node>();
   for (const m of scan.statusMembers) {
     const obj = unwrap(m.object);
@@ -313,7 +317,7 @@ function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, region: Regi
   }
   for (const [v, operation] of candidates) {
     const roots = new Set<Variable>([v]);
-    const r: Region = { ...region, roots };
+    const r: Region = { ...regionOf(), roots };
     if (iteratesCollection(hw, r, scan, operation)) continue;
     const opPos = executionPosition(operation, r);
     const constraints = loopTestConstraint(loop);

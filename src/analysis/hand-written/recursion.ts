@@ -49,12 +49,9 @@ function selfReferences(hw: HandWritten, fn: Fn): SelfReferences | undefined {
   if (!body) return undefined;
   const p = fn.parent;
   const sourceCode = hw.ctx.sourceCode;
-  // A function whose body never spells a name it goes by cannot call itself: most functions end
-  // here, on a substring search, before any scope lookup or walk over references.
-  const names = [fn.id?.name, p?.type === T.VariableDeclarator && p.id.type === T.Identifier ? p.id.name : undefined,
-    (p?.type === T.MethodDefinition || p?.type === T.PropertyDefinition) && p.key.type === T.Identifier ? p.key.name : undefined];
-  const text = sourceCode.text.slice(body.range[0], body.range[1]);
-  if (!names.some((n) => n !== undefined && text.includes(n))) return undefined;
+  // A named function's references are the scope analysis's (a few per function, no text search:
+  // a search of each body re-reads nested bodies once per enclosing function); a method's calls
+  // of itself are found from its body's text (thisCallsIn).
   let variable: Variable | undefined;
   let name: string | undefined;
   const scopes = sourceCode.scopeManager;

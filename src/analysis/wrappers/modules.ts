@@ -68,6 +68,7 @@ export function clearModuleCache(): void {
   relativeResolutions.clear();
   workspaceResolutions.clear();
   nodeModulesDirs.clear();
+  chains.clear();
   linted.clear();
   links.clear();
   entries.clear();
@@ -226,17 +227,28 @@ function resolveWorkspace(specifier: string, fromDir: string): string | undefine
   const nameLength = specifier.startsWith('@') ? 2 : 1;
   const name = parts.slice(0, nameLength).join('/');
   const sub = parts.slice(nameLength).join('/');
-  for (let dir = fromDir; ; ) {
-    const target = hasNodeModules(dir) ? linkAt(join(dir, 'node_modules', name)) : undefined;
+  for (const dir of nodeModulesChain(fromDir)) {
+    const target = linkAt(join(dir, 'node_modules', name));
     if (target === null) return undefined;
     if (target !== undefined) {
       const key = `${target}\0${sub}`;
       return entries.has(key) ? entries.get(key) : remember(entries, key, packageEntry(target, sub));
     }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
   }
+  return undefined;
+}
+
+/**
+ * The folders at or above `dir` that have a node_modules, nearest first: shared by every folder
+ * below the same ones, so a run walks up from each folder once, not once per import.
+ */
+const chains = new Map<string, readonly string[]>();
+function nodeModulesChain(dir: string): readonly string[] {
+  const known = chains.get(dir);
+  if (known) return known;
+  const parent = dirname(dir);
+  const above = parent === dir ? [] : nodeModulesChain(parent);
+  return remember(chains, dir, hasNodeModules(dir) ? [dir, ...above] : above);
 }
 
 function packageEntry(root: string, sub: string): string | undefined {
