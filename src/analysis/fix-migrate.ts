@@ -13,6 +13,7 @@ import type { OperationAnalysis } from './operations/types.js';
 import { contains, staticPropertyName, unwrap } from './ast.js';
 import { nameInUse } from './fix-imports.js';
 import { localReference } from './libraries/generic-helpers.js';
+import { alwaysTrue, functionOf } from './library.js';
 import { MAX_ATTEMPTS, QUEUE_MS } from '../shared/guide-limits.js';
 
 export const RUNTIME_MODULE = 'eslint-plugin-safe-retry/runtime';
@@ -52,17 +53,20 @@ export function nodeRetryOptions(
     const n = typeof value === 'number' ? value : undefined;
     const literal = p.value.type === T.Literal;
     switch (key) {
+      // A known value outside the guide is brought within it (the runtime refuses it): more than
+      // MAX_ATTEMPTS attempts becomes MAX_ATTEMPTS, waits that do not grow or do not wait take the
+      // runtime's own first wait and factor. An unresolved value is never guessed at.
       case 'retries':
-        if (n === undefined || !Number.isInteger(n) || n + 1 < 1 || n + 1 > MAX_ATTEMPTS) return `retries: ${text} has no equivalent (the runtime makes 1 to ${MAX_ATTEMPTS} attempts)`;
-        options.push(`maxAttempts: ${literal ? String(n + 1) : `${text} + 1`}`);
+        if (n === undefined || !Number.isInteger(n) || n + 1 < 1) return `retries: ${text} has no equivalent (the runtime makes 1 to ${MAX_ATTEMPTS} attempts)`;
+        options.push(`maxAttempts: ${n + 1 > MAX_ATTEMPTS ? String(MAX_ATTEMPTS) : literal ? String(n + 1) : `${text} + 1`}`);
         break;
       case 'factor':
-        if (n === undefined || n <= 1) return `factor: ${text} has no equivalent (the runtime's waits always grow: multiplier above 1)`;
-        options.push(`multiplier: ${text}`);
+        if (n === undefined) return `factor: ${text} cannot be read`;
+        if (n > 1) options.push(`multiplier: ${text}`);
         break;
       case 'minTimeout':
-        if (n === undefined || n <= 0) return `minTimeout: ${text} has no equivalent (the runtime's first wait is above 0)`;
-        options.push(`initialDelayMs: ${text}`);
+        if (n === undefined) return `minTimeout: ${text} cannot be read`;
+        if (n > 0) options.push(`initialDelayMs: ${text}`);
         break;
       case 'maxTimeout':
         if (n === undefined || n <= 0) return `maxTimeout: ${text} cannot be read`;
@@ -77,7 +81,13 @@ export function nodeRetryOptions(
         if (typeof value !== 'boolean') return `randomize: ${text} cannot be read`;
         break;
       case 'forever':
-        if (value !== false) return `forever: ${text} has no equivalent (the runtime makes at most ${MAX_ATTEMPTS} attempts)`;
+        if (typeof value !== 'boolean') return `forever: ${text} cannot be read`;
+        break;
+      case 'shouldRetry':
+      case 'retryIf':
+        // A filter that lets everything through: the runtime's own classification (network
+        // errors, 408, 429, 5xx) is the guide's. Any other filter is the code's to carry over.
+        if (!alwaysTrue(functionOf(p.value, ctx), ctx)) return `${key} has no equivalent in createRetryPolicy`;
         break;
       case 'signal':
         if (!allowSignal) return `signal has no equivalent here`;

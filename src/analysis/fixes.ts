@@ -10,6 +10,8 @@ import { lookupProperty, unwrap } from './ast.js';
 import type { HttpCall, OperationAnalysis } from './operations/types.js';
 import type { ModuleUse } from './imports.js';
 import { migrationEdits } from './fix-migrate.js';
+import { idempotencyKeyEdits } from './fix-keys.js';
+import type { Operation } from './operations/types.js';
 
 type Fixer = TSESLint.RuleFixer;
 type Fix = TSESLint.RuleFix;
@@ -232,6 +234,17 @@ export function clientErrorSuggestion(
 ): Suggestion | undefined {
   const edits = libraryFixesOf(site)?.clientErrors?.(site, model.context, httpCalls);
   return editsSuggestion(site, edits, model.context);
+}
+
+/** A key created once before the retry and sent with its one unkeyed write (fix-keys.ts). */
+export function keySuggestion(
+  site: RetrySite,
+  op: Operation,
+  model: { readonly context: AnalysisContext; readonly operations: OperationAnalysis },
+): Suggestion | undefined {
+  const edits = idempotencyKeyEdits(site, op, model.operations.facts(site).httpCalls, model.context);
+  const fix = edits && rangeEditsFix(edits);
+  return fix && edits ? { edits, fix } : undefined;
 }
 
 /** The site's own retries turned off (attempts 1), for an inner layer. */

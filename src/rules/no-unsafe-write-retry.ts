@@ -1,14 +1,14 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
-import { describeEdits, optionEditsFix } from '../analysis/fixes.js';
+import { describeEdits, disableSuggestion, keySuggestion, optionEditsFix } from '../analysis/fixes.js';
 import { isFunctionNode } from '../analysis/library.js';
 import type { RetrySite } from '../analysis/model.js';
 import type { Operation } from '../analysis/operations/index.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ allowIdempotentMethods?: boolean }];
-type MessageIds = 'configuredWrites' | 'unsafeWrite' | 'unsafeWrites' | 'unsafeAutoKey' | 'unsafeClientWrites' | 'callOnce' | 'idempotentOnly';
+type MessageIds = 'configuredWrites' | 'unsafeWrite' | 'unsafeWrites' | 'unsafeAutoKey' | 'unsafeClientWrites' | 'callOnce' | 'idempotentOnly' | 'stopRetrying' | 'sendKey';
 
 export default createRule<Options, MessageIds>({
   name: 'no-unsafe-write-retry',
@@ -46,6 +46,8 @@ export default createRule<Options, MessageIds>({
         '{{site}} is configured to re-send writes (POST, PATCH) that carry no idempotency key wherever this client is used (R-RES-RE-1, R-RES-RE-X1). Retry idempotent requests only, or send a key created once per user action.',
       callOnce: 'Call {{operation}} once, without the retry.',
       idempotentOnly: 'Retry idempotent requests only ({{edit}}).',
+      stopRetrying: 'Stop retrying through this client, reads included ({{edit}}).',
+      sendKey: 'Send an idempotency key created once, before the retry ({{edit}}).',
     },
   },
   defaultOptions: [{ allowIdempotentMethods: true }],
@@ -74,11 +76,16 @@ export default createRule<Options, MessageIds>({
             for (const op of fresh) reported.add(op.node);
             const once = callOnceFix(site, context.sourceCode);
             const several = fresh.length > 1;
+            // One write: its key, created once before the retry, where the request can carry it.
+            const key = several ? undefined : keySuggestion(site, first, model);
             context.report({
               node: first.node,
               messageId: several ? 'unsafeWrites' : first.autoKey ? 'unsafeAutoKey' : 'unsafeWrite',
               data: several ? { site: site.label, count: fresh.length, operations: listOf(fresh.map((op) => op.label)) } : { site: site.label, operation: first.label },
-              suggest: once ? [{ messageId: 'callOnce', data: { operation: first.label }, fix: once }] : [],
+              suggest: [
+                ...(key ? [{ messageId: 'sendKey' as const, data: { edit: describeEdits(key.edits) }, fix: key.fix }] : []),
+                ...(once ? [{ messageId: 'callOnce' as const, data: { operation: first.label }, fix: once }] : []),
+              ],
             });
           }
         }
@@ -88,6 +95,7 @@ export default createRule<Options, MessageIds>({
     function reportClient(site: RetrySite, unkeyed: readonly Operation[], usedHere: boolean) {
       // Only a client that re-sends writes repeats them; got and ky do not by default.
       if (site.retriesWrites?.value !== true) return;
+      const { narrow, off } = clientFixes(site);
       if (unkeyed.length === 0) {
         // Where this file sends requests through the client, what it sends decides (reads and keyed
         // writes are fine). A client configured here and used elsewhere (exported, a global axios,
@@ -95,24 +103,38 @@ export default createRule<Options, MessageIds>({
         // retries every request, or an SDK whose calls are all writes re-sends writes wherever the
         // client is used. Reported at the configuration, once.
         if (usedHere) return;
-        const edits = site.fixes?.idempotentOnly?.();
-        const fix = optionEditsFix(site, edits, context.sourceCode);
         context.report({
           node: site.retriesWrites.node ?? site.reportNode,
           messageId: 'configuredWrites',
           data: { site: site.label },
-          suggest: fix && edits ? [{ messageId: 'idempotentOnly', data: { edit: describeEdits(edits) }, fix }] : [],
+          suggest: [
+            ...(narrow ? [{ messageId: 'idempotentOnly' as const, data: { edit: narrow.edit }, fix: narrow.fix }] : []),
+            ...(off ? [{ messageId: 'stopRetrying' as const, data: { edit: off.edit }, fix: off.fix }] : []),
+          ],
         });
         return;
       }
-      const edits = site.fixes?.idempotentOnly?.();
-      const fix = optionEditsFix(site, edits, context.sourceCode);
       context.report({
         node: site.retriesWrites.node ?? site.reportNode,
         messageId: 'unsafeClientWrites',
         data: { site: site.label, operation: unkeyed[0]!.label, count: unkeyed.length },
-        suggest: fix && edits ? [{ messageId: 'idempotentOnly', data: { edit: describeEdits(edits) }, fix }] : [],
+        suggest: [
+          ...(narrow ? [{ messageId: 'idempotentOnly' as const, data: { edit: narrow.edit }, fix: narrow.fix }] : []),
+          ...(off ? [{ messageId: 'stopRetrying' as const, data: { edit: off.edit }, fix: off.fix }] : []),
+        ],
       });
+    }
+
+    /**
+     * Retry idempotent requests only, where the library can say so; otherwise turn the client's
+     * retries off, in its own words: the writes are then sent once.
+     */
+    function clientFixes(site: RetrySite) {
+      const edits = site.fixes?.idempotentOnly?.();
+      const fix = optionEditsFix(site, edits, context.sourceCode);
+      const narrow = fix && edits ? { edit: describeEdits(edits), fix } : undefined;
+      const off = narrow ? undefined : disableSuggestion(site, getRetryModel(context));
+      return { narrow, off: off && { edit: describeEdits(off.edits), fix: off.fix } };
     }
   },
 });

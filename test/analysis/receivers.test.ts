@@ -56,7 +56,20 @@ run('no-unsafe-write-retry', writes, {
      export const drop = (key: string) => pRetry(async () => { seen.delete(key); }, { retries: 2, minTimeout: 300, randomize: true });`,
   ],
   invalid: [
-    { code: angularPost, errors: [{ messageId: 'unsafeWrite' }] },
+    {
+      // The key created once in the method, sent in the request's options (Angular takes a headers object).
+      code: angularPost,
+      errors: [{
+        messageId: 'unsafeWrite',
+        suggestions: [{
+          messageId: 'sendKey',
+          data: { edit: "const idempotencyKey = crypto.randomUUID();, { headers: { 'Idempotency-Key': idempotencyKey } }" },
+          output: angularPost
+            .replace('create(o: unknown) { return', 'create(o: unknown) { const idempotencyKey = crypto.randomUUID();\n  return')
+            .replace("this.http.post('/orders', o)", "this.http.post('/orders', o, { headers: { 'Idempotency-Key': idempotencyKey } })"),
+        }],
+      }],
+    },
     { code: interceptor, errors: [{ messageId: 'unsafeWrite' }] },
     { code: nest, errors: [{ messageId: 'unsafeWrite' }] },
     { code: imported, errors: [{ messageId: 'unsafeWrite' }] },
@@ -74,14 +87,14 @@ export const send = (client: any, body: string) => client.fetch('/orders', { met
       // A configuration that names a write method re-sends writes wherever the client is used.
       code: `import got from 'got';
 export const c = got.extend({ retry: { limit: 2, methods: ['GET', 'POST'] } });`,
-      errors: [{ messageId: 'configuredWrites', line: 2, column: 67 }],
+      errors: [{ messageId: 'configuredWrites', line: 2, column: 67, suggestions: [{ messageId: 'stopRetrying', data: { edit: "limit: 0" }, output: "import got from 'got';\nexport const c = got.extend({ retry: { limit: 0, methods: ['GET', 'POST'] } });" }] }],
     },
     {
       // A fetch-retry fetch called with a POST: the call through the client is the request.
       code: `import fetchBuilder from 'fetch-retry';
 const f = fetchBuilder(fetch, { retries: 2, retryDelay: (n: number) => 2 ** n * 500 * Math.random() });
 export const p = () => f('/orders', { method: 'POST' });`,
-      errors: [{ messageId: 'unsafeClientWrites', line: 2 }],
+      errors: [{ messageId: 'unsafeClientWrites', line: 2, suggestions: [{ messageId: 'stopRetrying', data: { edit: "retries: 0" }, output: "import fetchBuilder from 'fetch-retry';\nconst f = fetchBuilder(fetch, { retries: 0, retryDelay: (n: number) => 2 ** n * 500 * Math.random() });\nexport const p = () => f('/orders', { method: 'POST' });" }] }],
     },
     {
       // rxjs over a promise factory.

@@ -39,11 +39,27 @@ run('no-legacy-retry', rule, {
       }],
     },
     {
-      // An option with no equivalent: the message names it and no edit is offered.
-      code: `import retry from 'async-retry';\nexport const load = (url: string) => retry(() => fetch(url), { retries: 9 });`,
+      // A value that cannot be read has no equivalent: the message names it and no edit is offered.
+      code: `import retry from 'async-retry';\nexport const load = (url: string, count: number) => retry(() => fetch(url), { retries: count });`,
       errors: [{
         messageId: 'legacyModule', suggestions: [],
-        data: { module: 'async-retry', migration: '; no automatic migration here: retries: 9 has no equivalent (the runtime makes 1 to 5 attempts) (line 2)' },
+        data: { module: 'async-retry', migration: '; no automatic migration here: retries: count has no equivalent (the runtime makes 1 to 5 attempts) (line 2)' },
+      }],
+    },
+    {
+      // A known value outside the guide is brought within it: 10 attempts become the runtime's 5.
+      code: `import retry from 'async-retry';\nexport const load = (url: string) => retry(() => fetch(url), { retries: 9 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', data: { edit: "retry() -> createRetryPolicy().read(), import from eslint-plugin-safe-retry/runtime" }, output: "import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nexport const load = (url: string) => createRetryPolicy({ maxAttempts: 5 }).read(() => fetch(url));" }],
+      }],
+    },
+    {
+      // A factor of 1 takes the runtime's growing waits; a filter that lets everything through, its classification.
+      code: `import pRetry from 'p-retry';\nexport const load = (url: string) => pRetry(() => fetch(url), { retries: 2, factor: 1, minTimeout: 1000, shouldRetry: () => true });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', data: { edit: "pRetry() -> createRetryPolicy().read(), import from eslint-plugin-safe-retry/runtime" }, output: "import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nexport const load = (url: string) => createRetryPolicy({ maxAttempts: 3, initialDelayMs: 1000 }).read(() => fetch(url));" }],
       }],
     },
     {
