@@ -472,6 +472,47 @@ describe('inferred helpers in other files', () => {
     ]);
   });
 
+  it('follows a helper that retries on its own when it is called inside another retry (a nested retry)', () => {
+    const at = project({
+      'src/send-email.ts': `import { mailer } from './mailer';
+export async function sendEmail(to: string, subject: string, retries = 3) {
+  for (let i = 0; i < retries; i++) {
+    try {
+      await mailer.sendMail({ to, subject });
+      return;
+    } catch (err) {
+      if (i === retries - 1) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 2000));
+    }
+  }
+}
+`,
+      'src/app.ts': '',
+    });
+    const code = `
+      import { sendEmail } from './send-email';
+      export async function notify(to: string) {
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          try {
+            return await sendEmail(to, 'hello');
+          } catch (error) {
+            await new Promise((r) => setTimeout(r, Math.random() * 1000));
+          }
+        }
+      }
+      // Outside any retry, the helper is not followed: the call is the helper's business.
+      export const once = (to: string) => sendEmail(to, 'once');
+    `;
+    const { sites, findings } = run(code, { filename: at('src/app.ts') });
+    expect(sites.map((s) => [s.library, s.label, s.attempts])).toEqual([
+      ['hand-written', 'for loop', 2],
+      ['wrapper:sendEmail', 'sendEmail()', 3],
+    ]);
+    expect(findings.filter((f) => f.rule === 'no-nested-retry').map((f) => [f.line, f.message.split(':')[0]])).toEqual([
+      [6, 'for loop retries sendEmail(), which already makes up to 3 calls'],
+    ]);
+  });
+
   it('follows CommonJS requires in JavaScript linted with the default parser', () => {
     const at = project({
       'lib/retry.js': `

@@ -75,13 +75,17 @@ export function findWrapperSites(
 
   // Helpers imported from other files of the project.
   const filename = env?.filename;
+  const retries = sites.filter((s) => !s.clientLevel && !s.executions);
+  const insideRetry = (call: Node) => retries.some((s) => s.node !== call && contains(s.node, call));
   if (filename && isAbsolute(filename)) {
     const loaded = new Map<string, ModuleSummary | undefined>();
     for (const binding of ctx.imports.bindings) {
       if (!isFollowable(binding.module)) continue;
-      // Only imports called with a function argument are worth a look at another file; that is
-      // settled from this file's own tree first, so most imports never cost a resolution.
-      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && passesFunction(c.call, ctx));
+      // Only imports called with a function argument, or called inside another retry (a helper that
+      // retries on its own, such as `sendEmail(to, ...)` looping over the mailer, nests there), are
+      // worth a look at another file; that is settled from this file's own tree first, so most
+      // imports never cost a resolution.
+      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && (passesFunction(c.call, ctx) || insideRetry(c.call)));
       if (calls.length === 0) continue;
       // resolveImport keeps its own cache of resolutions: no second memo here.
       const file = resolveImport(binding.module, filename);
