@@ -12,11 +12,12 @@ import type { Node, Setting } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten } from './attempts.js';
 import { calleeOf } from './control-flow.js';
 import type { Shape } from './site.js';
+import { isGlobalTimeout } from './sleeps.js';
 
 export function attemptTimeout(hw: HandWritten, shape: Shape): Setting<number | undefined> {
   let best: { ms: number; node: Node } | undefined;
   for (const call of rangeOf(hw.ctx.nodesOfType(T.CallExpression), shape.region.root)) {
-    const expr = timeoutExpression(call);
+    const expr = timeoutExpression(hw, call);
     if (!expr) continue;
     const ms = evaluateAt(hw, expr, attemptEnv(hw, shape.region, 1));
     // The shortest timer is the one that ends the attempt; an unreadable one says nothing.
@@ -26,13 +27,14 @@ export function attemptTimeout(hw: HandWritten, shape: Shape): Setting<number | 
 }
 
 /** The duration of `AbortSignal.timeout(ms)`, or of a `setTimeout` whose callback aborts a controller. */
-function timeoutExpression(call: TSESTree.CallExpression): Node | undefined {
+function timeoutExpression(hw: HandWritten, call: TSESTree.CallExpression): Node | undefined {
   const callee = calleeOf(call);
   if (memberName(callee) === 'timeout') {
     const object = unwrap((callee as TSESTree.MemberExpression).object);
-    return object.type === T.Identifier && object.name === 'AbortSignal' ? call.arguments[0] : undefined;
+    return object.type === T.Identifier && object.name === 'AbortSignal' && !hw.evaluator.shadowed(object) ? call.arguments[0] : undefined;
   }
-  if (callee.type !== T.Identifier || callee.name !== 'setTimeout') return undefined;
+  // The global timer only (a local `setTimeout` or `window.setTimeout` is decided by the shared test).
+  if (!isGlobalTimeout(hw, call)) return undefined;
   const [fn, ms] = call.arguments;
   if (!fn || !ms || !isFunctionNode(fn)) return undefined;
   let aborts = false;
