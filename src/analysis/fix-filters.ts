@@ -9,7 +9,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext } from './library.js';
 import type { Node, OptionEdit, RetrySite } from './model.js';
-import { contains, unwrap } from './ast.js';
+import { contains, isFunctionNode, memberName, unwrap } from './ast.js';
 import { RETRYABLE_CLIENT_ERRORS, isNonRetryableClientError } from '../shared/guide-limits.js';
 import type { HttpCall } from './operations/types.js';
 
@@ -115,19 +115,99 @@ export function withDefaults(array: Node | undefined, defaults: readonly number[
 
 /**
  * Source text reading the HTTP status of an error thrown by the site's client: got keeps it in
- * `response.statusCode`, axios and ky in `response.status`, rxjs' ajax and others in `status`.
- * `Object(...)` keeps it valid JavaScript and type-correct TypeScript whatever the error's declared
- * type. Undefined when the error is the code's own (`if (!res.ok) throw new Error(...)` around
- * fetch): where it keeps the status is not known, and a filter reading the wrong field would filter
- * nothing.
+ * `response.statusCode`, axios and ky in `response.status`, rxjs' ajax and others in `status`, an
+ * SDK where its descriptor says (`errorStatus`: Stripe's `statusCode`, the AWS SDK's
+ * `$metadata?.httpStatusCode`). `Object(...)` keeps it valid JavaScript and type-correct TypeScript
+ * whatever the error's declared type. Undefined when the error is the code's own and does not carry
+ * the status (`if (!res.ok) throw new Error(...)` around fetch, see `carryOwnStatus`) or an SDK's
+ * shape is not known: a filter reading the wrong field would filter nothing.
  */
 export function statusOfText(error: string, httpCalls: readonly HttpCall[] = []): string | undefined {
-  // fetch resolves on 4xx; an SDK's error keeps the status in a shape of its own.
-  if (httpCalls.some((c) => c.client === 'fetch' || c.sdk)) return undefined;
-  if (httpCalls.length > 0 && httpCalls.every((c) => c.client === 'got')) return `Object(${error}).response?.statusCode`;
-  // rxjs' AjaxError keeps the status on itself; its `response` is the body.
-  if (httpCalls.length > 0 && httpCalls.every((c) => c.client === 'rxjs-ajax')) return `Object(${error}).status`;
-  return `(Object(${error}).response?.status ?? Object(${error}).status)`;
+  const parts: string[] = [];
+  const add = (text: string) => { if (!parts.includes(text)) parts.push(text); };
+  const http: HttpCall[] = [];
+  for (const c of httpCalls) {
+    if (c.errorStatus) add(`Object(${error}).${c.errorStatus}`);
+    // fetch resolves on 4xx; an SDK's error keeps the status in a shape of its own.
+    else if (c.client === 'fetch' || c.sdk) return undefined;
+    else http.push(c);
+  }
+  if (http.length > 0 || parts.length === 0) {
+    if (http.length > 0 && http.every((c) => c.client === 'got')) add(`Object(${error}).response?.statusCode`);
+    // rxjs' AjaxError keeps the status on itself; its \`response\` is the body.
+    else if (http.length > 0 && http.every((c) => c.client === 'rxjs-ajax')) add(`Object(${error}).status`);
+    else add(`(Object(${error}).response?.status ?? Object(${error}).status)`);
+  }
+  return parts.length === 1 ? parts[0] : `(${parts.join(' ?? ')})`;
+}
+
+/**
+ * fetch calls whose code throws an error of its own on `!res.ok` (`if (!res.ok) throw new
+ * Error(String(res.status))`): the thrown error made to carry the status
+ * (`throw Object.assign(new Error(...), { status: res.status })`), so that a filter can read it.
+ * Returns the calls with that status known and the edits; the calls unchanged (no edit) when any
+ * fetch call's throw is not one fresh error thrown on `!res.ok` of its own response.
+ */
+export function carryOwnStatus(httpCalls: readonly HttpCall[], ctx: AnalysisContext): { calls: readonly HttpCall[]; edits: OptionEdit[] } {
+  const fetches = httpCalls.filter((c) => c.client === 'fetch' && c.throwsOnClientError && !c.errorStatus);
+  if (fetches.length === 0) return { calls: httpCalls, edits: [] };
+  const edits: OptionEdit[] = [];
+  for (const call of fetches) {
+    const edit = ownThrowEdit(call.node, ctx);
+    if (!edit) return { calls: httpCalls, edits: [] };
+    if (!edits.some((e) => e.range![0] === edit.range![0])) edits.push(edit);
+  }
+  return { calls: httpCalls.map((c) => (fetches.includes(c) ? { ...c, errorStatus: 'status' } : c)), edits };
+}
+
+/** The one `if (!res.ok) throw new X(...)` on the response of `call`, made to carry `res.status`. */
+function ownThrowEdit(call: TSESTree.CallExpression, ctx: AnalysisContext): OptionEdit | undefined {
+  const found = responseOf(call);
+  if (!found) return undefined;
+  const { name, scope } = found;
+  const throws = ctx.nodesOfType(T.IfStatement).filter((s) => contains(scope, s) && notOk(s.test, name));
+  if (throws.length !== 1) return undefined;
+  const statement = throws[0]!;
+  const consequent = statement.consequent.type === T.BlockStatement && statement.consequent.body.length === 1
+    ? statement.consequent.body[0]!
+    : statement.consequent;
+  if (consequent.type !== T.ThrowStatement || consequent.argument?.type !== T.NewExpression) return undefined;
+  // In the function that reads the response, not in a callback defined there.
+  if (nearestFunction(statement) !== scope) return undefined;
+  const thrown = consequent.argument;
+  const text = `Object.assign(${ctx.sourceCode.getText(thrown)}, { status: ${name}.status })`;
+  return { path: [], range: thrown.range, text, label: `the thrown error carries ${name}.status` };
+}
+
+/**
+ * The name the response of a fetch call is read through and the code that reads it:
+ * `const res = await fetch(...)` in its function, or `fetch(...).then((res) => ...)`.
+ */
+function responseOf(call: TSESTree.CallExpression): { name: string; scope: Node } | undefined {
+  const parent = call.parent;
+  if (parent?.type === T.MemberExpression && parent.object === call && memberName(parent) === 'then' && parent.parent?.type === T.CallExpression) {
+    const fn = parent.parent.arguments[0];
+    const param = fn && isFunctionNode(fn) ? fn.params[0] : undefined;
+    return fn && param?.type === T.Identifier ? { name: param.name, scope: fn } : undefined;
+  }
+  const declarator = parent?.type === T.AwaitExpression ? parent.parent : undefined;
+  if (declarator?.type !== T.VariableDeclarator || declarator.id.type !== T.Identifier) return undefined;
+  const scope = nearestFunction(declarator);
+  return scope ? { name: declarator.id.name, scope } : undefined;
+}
+
+function nearestFunction(node: Node): Node | undefined {
+  for (let n = node.parent; n; n = n.parent) if (isFunctionNode(n)) return n;
+  return undefined;
+}
+
+/** `!res.ok` or `res.ok === false` on the named response. */
+function notOk(test: Node, name: string): boolean {
+  const member = test.type === T.UnaryExpression && test.operator === '!' ? unwrap(test.argument)
+    : test.type === T.BinaryExpression && (test.operator === '===' || test.operator === '==') && test.right.type === T.Literal && test.right.value === false ? unwrap(test.left)
+      : undefined;
+  return member?.type === T.MemberExpression && !member.computed && memberName(member) === 'ok' &&
+    unwrap(member.object).type === T.Identifier && (unwrap(member.object) as TSESTree.Identifier).name === name;
 }
 
 /** Source text true for a 4xx that fails the same way on every attempt (not 408, not 429). */

@@ -11,6 +11,7 @@ import type { HttpCall, OperationAnalysis } from './operations/types.js';
 import type { ModuleUse } from './imports.js';
 import { migrationEdits } from './fix-migrate.js';
 import { idempotencyKeyEdits } from './fix-keys.js';
+import { carryOwnStatus } from './fix-filters.js';
 import type { Operation } from './operations/types.js';
 
 type Fixer = TSESLint.RuleFixer;
@@ -232,8 +233,10 @@ export function clientErrorSuggestion(
   model: { readonly context: AnalysisContext },
   httpCalls: readonly HttpCall[],
 ): Suggestion | undefined {
-  const edits = libraryFixesOf(site)?.clientErrors?.(site, model.context, httpCalls);
-  return editsSuggestion(site, edits, model.context);
+  // fetch code that throws its own error on `!res.ok`: that error made to carry the status first.
+  const own = carryOwnStatus(httpCalls, model.context);
+  const edits = libraryFixesOf(site)?.clientErrors?.(site, model.context, own.calls);
+  return editsSuggestion(site, edits && [...own.edits, ...edits], model.context);
 }
 
 /** A key created once before the retry and sent with its one unkeyed write (fix-keys.ts). */

@@ -132,6 +132,12 @@ export interface OperationsFacet {
    * `NoSuchKey`, Stripe's `StripeInvalidRequestError`): a retry that catches everything retries them.
    */
   readonly rejectsOnClientError?: boolean;
+  /**
+   * Where that service error keeps the HTTP status, as the member chain read after the error
+   * (`statusCode` for Stripe, `$metadata?.httpStatusCode` for the AWS SDK v3): what a suggested
+   * error filter reads. Without it no filter is suggested for the SDK's calls.
+   */
+  readonly errorStatus?: string;
 }
 
 /**

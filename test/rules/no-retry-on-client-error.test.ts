@@ -46,8 +46,32 @@ run('no-retry-on-client-error', rule, {
     },
     {
       code: `import pRetry from 'p-retry';\nawait pRetry(async () => {\n  const res = await fetch(url);\n  if (!res.ok) throw new Error(String(res.status));\n  return res.json();\n}, { retries: 2 });`,
-      // The error is the code's own: where it keeps the status is unknown, so no filter is written.
-      errors: [{ messageId: 'unfilteredHttp', line: 2, column: 7, data: { label: 'pRetry()', call: 'fetch()', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' }, suggestions: [] }],
+      // The error is the code's own: it is made to carry the response's status, which the filter reads.
+      errors: [{
+        messageId: 'unfilteredHttp', line: 2, column: 7, data: { label: 'pRetry()', call: 'fetch()', noEdit: '' },
+        suggestions: [{ messageId: 'stopOnClientErrors', output: `import pRetry from 'p-retry';\nawait pRetry(async () => {\n  const res = await fetch(url);\n  if (!res.ok) throw Object.assign(new Error(String(res.status)), { status: res.status });\n  return res.json();\n}, { retries: 2, shouldRetry: ({ error }) => { const status = Object(error).status; return !(status >= 400 && status < 500 && status !== 408 && status !== 429); } });` }],
+      }],
+    },
+    {
+      // The same in a \`.then\` callback, under cockatiel: handleAll becomes handleWhen.
+      code: `import { retry, handleAll } from 'cockatiel';\nconst policy = retry(handleAll, { maxAttempts: 2 });\nexport const load = (url) => policy.execute(() => fetch(url).then((r) => { if (!r.ok) throw new Error('HTTP ' + r.status); return r; }));`,
+      errors: [{
+        messageId: 'unfilteredHttp', line: 2,
+        suggestions: [{ messageId: 'stopOnClientErrors', output: `import { retry, handleAll, handleWhen } from 'cockatiel';\nconst policy = retry(handleWhen((error) => { const status = Object(error).status; return !(status >= 400 && status < 500 && status !== 408 && status !== 429); }), { maxAttempts: 2 });\nexport const load = (url) => policy.execute(() => fetch(url).then((r) => { if (!r.ok) throw Object.assign(new Error('HTTP ' + r.status), { status: r.status }); return r; }));` }],
+      }],
+    },
+    {
+      // Two throws on the response: which one the filter should see is the code's choice.
+      code: `import pRetry from 'p-retry';\nawait pRetry(async () => {\n  const res = await fetch(url);\n  if (!res.ok) throw new Error('a');\n  if (!res.ok) throw new Error('b');\n  return res.json();\n}, { retries: 2 });`,
+      errors: [{ messageId: 'unfilteredHttp', data: { label: 'pRetry()', call: 'fetch()', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' }, suggestions: [] }],
+    },
+    {
+      // rxjs: a bare count becomes the config form whose delay rethrows 4xx and keeps resubscribing at once.
+      code: `import { ajax } from 'rxjs/ajax';\nimport { retry } from 'rxjs';\nexport const items$ = ajax.getJSON('/api/items').pipe(retry(2));`,
+      errors: [{
+        messageId: 'unfilteredHttp',
+        suggestions: [{ messageId: 'stopOnClientErrors', output: `import { ajax } from 'rxjs/ajax';\nimport { retry, timer } from 'rxjs';\nexport const items$ = ajax.getJSON('/api/items').pipe(retry({ count: 2, delay: (error) => { const status = Object(error).status; if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw error; return timer(0); } }));` }],
+      }],
     },
     {
       code: `const retry = require('async-retry');\nconst got = require('got');\nretry(async () => got(url).json(), { retries: 2 });`,
@@ -90,13 +114,20 @@ run('no-retry-on-client-error (SDK calls that reject on 4xx)', rule, {
     {
       // An S3 upload through a helper of the same file, retried on every error: a 403 or 404 too.
       code: `import pRetry from 'p-retry';\nimport { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';\nconst client = new S3Client({});\nasync function putFile(key, body) { return client.send(new PutObjectCommand({ Bucket: 'b', Key: key, Body: body })); }\nexport const upload = (key, body) => pRetry(() => putFile(key, body), { retries: 2 });`,
-      // The SDK's error keeps its status in a shape of its own: no filter is suggested.
-      errors: [{ messageId: 'unfilteredHttp', line: 5, column: 38, data: { label: 'pRetry()', call: 'putFile()', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' }, suggestions: [] }],
+      // The SDK's error keeps its status where its descriptor says: \`$metadata.httpStatusCode\`.
+      errors: [{
+        messageId: 'unfilteredHttp', line: 5, column: 38, data: { label: 'pRetry()', call: 'putFile()', noEdit: '' },
+        suggestions: [{ messageId: 'stopOnClientErrors', output: `import pRetry from 'p-retry';\nimport { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';\nconst client = new S3Client({});\nasync function putFile(key, body) { return client.send(new PutObjectCommand({ Bucket: 'b', Key: key, Body: body })); }\nexport const upload = (key, body) => pRetry(() => putFile(key, body), { retries: 2, shouldRetry: ({ error }) => { const status = Object(error).$metadata?.httpStatusCode; return !(status >= 400 && status < 500 && status !== 408 && status !== 429); } });` }],
+      }],
     },
     {
       // A Stripe call in a hand-written loop that catches everything.
       code: `import Stripe from 'stripe';\nconst stripe = new Stripe(key);\nexport async function customer(id) {\n  for (let i = 0; i < 3; i++) {\n    try { return await stripe.customers.retrieve(id); } catch (e) { await new Promise((r) => setTimeout(r, Math.random() * 300 * 2 ** i)); }\n  }\n}`,
-      errors: [{ messageId: 'unfilteredHttp', data: { label: 'for loop', call: 'stripe.customers.retrieve()', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' } }],
+      // Stripe's error keeps the status in \`statusCode\`: the catch rethrows 4xx.
+      errors: [{
+        messageId: 'unfilteredHttp', data: { label: 'for loop', call: 'stripe.customers.retrieve()', noEdit: '' },
+        suggestions: [{ messageId: 'stopOnClientErrors', output: `import Stripe from 'stripe';\nconst stripe = new Stripe(key);\nexport async function customer(id) {\n  for (let i = 0; i < 3; i++) {\n    try { return await stripe.customers.retrieve(id); } catch (e) {\n    const status = Object(e).statusCode;\n    if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw e; await new Promise((r) => setTimeout(r, Math.random() * 300 * 2 ** i)); }\n  }\n}` }],
+      }],
     },
   ],
 });

@@ -50,7 +50,7 @@ export const awsSdkV3: LibraryDescriptor = {
   matchModule: (m) => m.startsWith(CLIENT_MODULE),
   // `client.send(new PutObjectCommand(input))`: the command's name says what it does, and the SDK
   // fills `ClientToken`-style keys itself on every call.
-  operations: { classify: commandKind, makesOwnKey: true, rejectsOnClientError: true },
+  operations: { classify: commandKind, makesOwnKey: true, rejectsOnClientError: true, errorStatus: '$metadata?.httpStatusCode' },
   // Every command of a client made elsewhere goes through the standard retry strategy: 3 attempts.
   builtInRetry: { attempts: DEFAULT_MAX_ATTEMPTS, retriesWrites: true, label: 'AWS SDK client' },
   find(uses, ctx) {

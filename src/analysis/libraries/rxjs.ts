@@ -185,18 +185,28 @@ function fixesOf(
 
 /**
  * `retry({ count, delay: 1000 })` stops on a 4xx by throwing it from `delay` (the error reaches the
- * subscriber), keeping the same wait through `timer`. Other shapes (a delay function of the code's
- * own, a bare count) are left alone.
+ * subscriber), keeping the same wait through `timer`: `timer(0)` where it resubscribed at once (no
+ * `delay`, or a bare count `retry(3)`, which becomes the config form). Other shapes (a delay
+ * function of the code's own, a count that cannot be read) are left alone.
  */
 function rethrowClientErrors(site: RetrySite, ctx: AnalysisContext, httpCalls: readonly HttpCall[]): OptionEdit[] | undefined {
-  if (site.errorFilter.kind !== 'none' || !site.options?.object) return undefined;
-  const delay = ctx.options(site.options.object).get('delay');
-  if (!delay.property || delay.property.shorthand || typeof delay.value !== 'number' || delay.value < 0) return undefined;
+  if (site.errorFilter.kind !== 'none' || site.node.type !== T.CallExpression) return undefined;
   const status = statusOfText('error', httpCalls);
   const timer = status ? importedName(ctx, 'rxjs', 'timer') : undefined;
   if (!timer) return undefined;
-  const text = `(error) => { const status = ${status}; if (${clientErrorTest('status')}) throw error; return ${timer.name}(${ctx.sourceCode.getText(delay.valueNode!)}); }`;
-  return [...timer.edits, { path: ['delay'], text, label: 'delay: rethrow 4xx' }];
+  const delayText = (wait: string) => `(error) => { const status = ${status}; if (${clientErrorTest('status')}) throw error; return ${timer.name}(${wait}); }`;
+  const label = 'delay: rethrow 4xx';
+  if (!site.options?.object) {
+    // `retry(3)`: the count kept in the config form.
+    const args = site.node.arguments;
+    const count = args.length === 1 ? ctx.evaluator.evaluate(args[0]!) : undefined;
+    if (args.length !== 1 || typeof count !== 'number' || !Number.isInteger(count)) return undefined;
+    return [...timer.edits, { path: [], text: `{ count: ${ctx.sourceCode.getText(args[0]!)}, delay: ${delayText('0')} }`, label }];
+  }
+  const delay = ctx.options(site.options.object).get('delay');
+  if (!delay.property && delay.value === undefined) return [...timer.edits, { path: ['delay'], text: delayText('0'), label }];
+  if (!delay.property || delay.property.shorthand || typeof delay.value !== 'number' || delay.value < 0) return undefined;
+  return [...timer.edits, { path: ['delay'], text: delayText(ctx.sourceCode.getText(delay.valueNode!)), label }];
 }
 
 /**

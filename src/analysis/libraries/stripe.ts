@@ -29,7 +29,7 @@ export const stripe: LibraryDescriptor = {
   modules: ['stripe'],
   // `stripe.paymentIntents.create(params, { idempotencyKey })`: the method's verb says what it
   // does, and the SDK adds a new idempotency key to every POST it sends.
-  operations: { classify: resourceCallKind, makesOwnKey: true, rejectsOnClientError: true },
+  operations: { classify: resourceCallKind, makesOwnKey: true, rejectsOnClientError: true, errorStatus: 'statusCode' },
   // A client made elsewhere retries by default: one retry since stripe-node 13 (PR 1803), two since
   // 18 (`getDefaultMaxNetworkRetries`); the smaller is what any supported version does.
   builtInRetry: { attempts: 2, retriesWrites: true, label: 'stripe client' },

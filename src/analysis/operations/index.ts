@@ -75,7 +75,8 @@ export function createOperationAnalysis(
     // SDK calls that reject on 4xx by themselves, made in the retried code or in a helper it calls.
     for (const op of groups.flatMap((g) => (g.scope ? g.operations : []))) {
       if (op.rejectingSdk && op.node.type === T.CallExpression && !httpCalls.some((c) => c.node === op.node)) {
-        httpCalls.push({ node: op.node, client: op.rejectingSdk, throwsOnClientError: true, sdk: true });
+        const errorStatus = libraries.find((l) => l.id === op.rejectingSdk)?.operations?.errorStatus;
+        httpCalls.push({ node: op.node, client: op.rejectingSdk, throwsOnClientError: true, sdk: true, errorStatus });
       }
     }
     return { fn, httpCalls, groups, nested: scopes.flatMap((s) => layers.nestedIn(site, s)) };

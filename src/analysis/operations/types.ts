@@ -46,6 +46,12 @@ export interface HttpCall {
   readonly throwsOnClientError: boolean;
   /** Set for an SDK call (or a helper making one): its error carries the status in the SDK's own shape. */
   readonly sdk?: boolean | undefined;
+  /**
+   * Where the error the call rejects with keeps the HTTP status, read after the error
+   * (`statusCode`, `$metadata?.httpStatusCode`, `status` for the code's own error that carries it);
+   * undefined where the shape is not known.
+   */
+  readonly errorStatus?: string | undefined;
 }
 
 export interface OperationGroup {
