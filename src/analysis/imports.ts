@@ -42,7 +42,12 @@ export interface ImportTable {
   readonly modules: ReadonlySet<string>;
   resolve(node: TSESTree.Node): ModuleRef | undefined;
   bindingOf(variable: Variable): ImportBinding | undefined;
+  /** References to a framework's undeclared globals that stand for a library export (`$fetch`). */
+  readonly globalUses: readonly (ModuleRef & { readonly identifier: TSESTree.Identifier })[];
 }
+
+/** Global name -> the module export it stands for, when a file does not declare the name. */
+export type ProvidedGlobals = ReadonlyMap<string, ModuleRef>;
 
 export function normaliseModule(name: string): string {
   if (name.startsWith('node:')) return name.slice(5);
@@ -52,7 +57,7 @@ export function normaliseModule(name: string): string {
   return cdn ? cdn[1]! + (cdn[2] ?? '') : name;
 }
 
-export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): ImportTable {
+export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>, provided?: ProvidedGlobals): ImportTable {
   const program = sourceCode.ast;
   const scopeManager = sourceCode.scopeManager;
   const byVariable = new Map<Variable, ImportBinding>();
@@ -139,6 +144,13 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
     bindRequire(call, module);
   }
 
+  const globalUses = globalScope && provided?.size ? providedGlobalUses(sourceCode, globalScope, provided) : [];
+  const byGlobal = new Map<TSESTree.Node, ModuleRef>();
+  for (const g of globalUses) {
+    modules.add(g.module);
+    byGlobal.set(g.identifier, g);
+  }
+
   function bindRequire(call: TSESTree.CallExpression, module: string) {
     // const x = require('m') / const x = require('m').y / const { a: b } = require('m'), and the
     // same through a compiler's interop helper: const x = __importDefault(require('m')).
@@ -170,6 +182,8 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
     if (depth > 16) return undefined;
     const node = unwrap(raw);
     if (node.type === T.Identifier) {
+      const provider = byGlobal.get(node);
+      if (provider) return { module: provider.module, path: provider.path };
       const variable = findVariable(scopeOf(node), node.name);
       if (!variable) return undefined;
       const binding = byVariable.get(variable);
@@ -191,7 +205,31 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>): Imp
     return undefined;
   }
 
-  return { bindings, uses, modules, resolve, bindingOf: (v) => byVariable.get(v) };
+  return { bindings, uses, modules, resolve, bindingOf: (v) => byVariable.get(v), globalUses };
+}
+
+/**
+ * The references to each provided global the file leaves undeclared: unresolved names, or a
+ * global the ESLint configuration declares (no definition in the file). A local `$fetch` shadows.
+ */
+function providedGlobalUses(
+  sourceCode: Readonly<TSESLint.SourceCode>, globalScope: Scope, provided: ProvidedGlobals,
+): (ModuleRef & { identifier: TSESTree.Identifier })[] {
+  const found: (ModuleRef & { identifier: TSESTree.Identifier })[] = [];
+  for (const [name, ref] of provided) {
+    // One substring search spares the walk for the files (nearly all) that never spell the name.
+    if (!sourceCode.text.includes(name)) continue;
+    const configured = globalScope.set.get(name);
+    const refs = configured
+      ? (configured.defs.length === 0 ? configured.references : [])
+      : globalScope.through.filter((r) => r.identifier.name === name);
+    // A global the file assigns is the file's own.
+    if (refs.some((r) => r.isWrite())) continue;
+    for (const r of refs) {
+      found.push({ module: ref.module, path: ref.path, identifier: r.identifier as TSESTree.Identifier });
+    }
+  }
+  return found;
 }
 
 /**

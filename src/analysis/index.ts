@@ -4,7 +4,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { buildImportTable, memberChain, type ImportTable } from './imports.js';
+import { buildImportTable, memberChain, type ImportTable, type ProvidedGlobals } from './imports.js';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from './library.js';
 import type { RetrySite } from './model.js';
 import { OptionsView } from './options.js';
@@ -75,7 +75,7 @@ export function buildModel(
   // Declared helpers (settings wrappers) are judged through the same catalogue path as libraries.
   const libraries = settings.wrappers?.length ? [...catalogue, ...declaredDescriptors(settings.wrappers)] : catalogue;
   const evaluator = createEvaluator(sourceCode);
-  const imports = buildImportTable(sourceCode);
+  const imports = buildImportTable(sourceCode, providedGlobals(libraries));
   let index: Map<string, TSESTree.Node[]> | undefined;
   let found: Map<string, TSESTree.Node[]> | undefined;
   const context: AnalysisContext = {
@@ -169,6 +169,19 @@ function catalogueLookup(libraries: readonly LibraryDescriptor[]): CatalogueLook
   return lookup;
 }
 
+const globalsOfCatalogue = new WeakMap<readonly LibraryDescriptor[], ProvidedGlobals>();
+
+/** The framework globals the catalogue's libraries stand behind (`$fetch`), built once per catalogue. */
+function providedGlobals(libraries: readonly LibraryDescriptor[]): ProvidedGlobals {
+  let globals = globalsOfCatalogue.get(libraries);
+  if (globals) return globals;
+  const map = new Map<string, { module: string; path: string }>();
+  for (const l of libraries) for (const [name, path] of Object.entries(l.globals ?? {})) map.set(name, { module: l.modules[0]!, path });
+  globals = map;
+  globalsOfCatalogue.set(libraries, globals);
+  return globals;
+}
+
 /** Another file of the project, read for the retry helpers it exports (its own imports are not followed). */
 function analyseImported(sourceCode: Readonly<TSESLint.SourceCode>) {
   const model = buildModel(sourceCode, [], {});
@@ -201,6 +214,11 @@ function collectUses(imports: ImportTable, modules: ReadonlySet<string>): Librar
     }
   };
   for (const binding of imports.bindings) if (modules.has(binding.module)) visit(binding.variable, binding.module, binding.path, 0);
+  for (const g of imports.globalUses) {
+    if (!modules.has(g.module)) continue;
+    const { expression, path: p } = memberChain(g.identifier, g.path);
+    uses.push({ module: g.module, path: p, expression });
+  }
   // `require('m').x(...)` used inline without a binding.
   for (const use of imports.uses) {
     if (!modules.has(use.module) || use.node.type !== T.CallExpression) continue;

@@ -28,6 +28,12 @@ export interface LibraryDescriptor {
   /** Stable id, also the module name for single-module libraries. */
   readonly id: string;
   readonly modules: readonly string[];
+  /**
+   * Globals a framework provides without an import, each standing for one of this library's
+   * exports when the file does not declare the name (Nuxt's auto-imported `$fetch` is ofetch's):
+   * name -> export path.
+   */
+  readonly globals?: Readonly<Record<string, string>>;
   /** For families of modules such as `@aws-sdk/client-*`. */
   matchModule?(module: string): boolean;
   /** Durable engines (workflow and job queues) are exempt from the in-memory limits. */

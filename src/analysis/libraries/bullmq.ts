@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { AnalysisContext, LibraryDescriptor } from '../library.js';
+import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
+import { isDefaultPath } from '../imports.js';
 import { argument, callOf, labelOf, newOf } from '../library.js';
 import type { DelaySchedule, Growth, Node, OptionEdit, OptionsTarget, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
@@ -34,62 +35,122 @@ export const bullmq: LibraryDescriptor = {
   kind: 'durable',
   // `backoff: { type, delay, jitter }`.
   engine: { jitterSetting: true },
-  find(uses, ctx) {
-    const sites: RetrySite[] = [];
-    for (const use of uses) {
-      if (use.module === '@nestjs/bullmq') {
-        // BullModule.registerQueue({ name, defaultJobOptions }, ...) and forRoot([configKey,] options).
-        const call = callOf(use);
-        if (!call || !['BullModule.registerQueue', 'BullModule.forRoot'].includes(use.path)) continue;
-        call.arguments.forEach((arg, i) => {
-          if (arg.type === T.SpreadElement) return;
-          const defaults = optionsArgument(call, i, ctx).sub('defaultJobOptions');
-          if (!defaults.object) return;
-          const s = jobSite({ job: defaults, defaultsKnown: true }, call, use.expression, `${labelOf(use.expression, ctx.sourceCode)}()`, { object: defaults.object }, ctx);
-          if (s) sites.push({ ...s, clientLevel: true });
-        });
-        continue;
-      }
-      if (use.path !== 'Queue') continue;
-      const created = newOf(use);
-      if (created) {
-        const defaults = optionsArgument(created, 1, ctx).sub('defaultJobOptions');
-        const queueSite = jobSite({ job: defaults, defaultsKnown: true }, created, use.expression, 'new Queue()', { object: defaults.object }, ctx);
-        if (queueSite && defaults.object) sites.push(queueSite);
-        for (const ref of instanceReferences(created, ctx)) addCalls(ref, defaults, true);
-        continue;
-      }
-      // `constructor(@InjectQueue('mail') private queue: Queue)`: the defaults are configured elsewhere.
-      for (const ref of typedReferences(use.expression, ctx)) addCalls(ref, undefined, false);
-    }
-    return sites;
-
-    function addCalls(ref: Node, defaults: OptionsView | undefined, defaultsKnown: boolean) {
-      const method = methodCalls(ref);
-      if (!method || method.path.length !== 1) return;
-      const { call } = method;
-      const label = `${labelOf(call.callee, ctx.sourceCode)}()`;
-      if (method.path[0] === 'add') {
-        const job = optionsArgument(call, 2, ctx);
-        if (!writesRetry(job)) return;
-        const s = jobSite({ job, defaults, defaultsKnown }, call, call.callee, label, target(job, call, 2), ctx);
-        if (s) sites.push(s);
-      } else if (method.path[0] === 'addBulk') {
-        const list = argument(call, 0);
-        const array = list && ctx.evaluator.resolve(list);
-        if (array?.type !== T.ArrayExpression) return;
-        for (const element of array.elements) {
-          if (!element || element.type === T.SpreadElement) continue;
-          const entry = ctx.options(element);
-          const job = entry.sub('opts');
-          if (!writesRetry(job)) continue;
-          const s = jobSite({ job, defaults, defaultsKnown }, call, call.callee, label, { object: job.object }, ctx);
-          if (s) sites.push(s);
-        }
-      }
-    }
-  },
+  find: (uses, ctx) => findJobSites(uses, ctx, BULLMQ),
 };
+
+/**
+ * Bull, BullMQ's predecessor (read at OptimalBits/bull 4.15.0, lib/queue.js, lib/job.js,
+ * lib/backoffs.js): `new Queue(name, [redisUrl,] { defaultJobOptions })` and
+ * `queue.add([name,] data, { attempts, backoff })`, merged the same shallow way. `attempts`
+ * counts attempts (default 1); `backoff` is a number (a fixed delay) or `{ type: 'fixed' |
+ * 'exponential', delay }`, exponential waiting `(2 ** attemptsMade - 1) * delay` (delay, 3x, 7x...)
+ * with no cap; other types are the queue's own strategies. Bull has no jitter setting.
+ */
+export const bull: LibraryDescriptor = {
+  id: 'bull',
+  modules: ['bull'],
+  kind: 'durable',
+  engine: { jitterSetting: false },
+  find: (uses, ctx) => findJobSites(uses, ctx, BULL),
+};
+
+/** What differs between BullMQ and Bull. */
+interface Flavour {
+  readonly library: string;
+  /** The queue class's import path(s). */
+  isQueue(use: LibraryUse): boolean;
+  /** Where the queue options sit in `new Queue(...)`: Bull takes an optional Redis URL first. */
+  queueOptionsIndex(created: TSESTree.NewExpression | TSESTree.CallExpression, ctx: AnalysisContext): number;
+  /** Where the job options sit in `queue.add(...)`: Bull's job name is optional. */
+  addOptionsIndex(call: TSESTree.CallExpression, ctx: AnalysisContext): number;
+  readonly types: Readonly<Record<string, Growth>>;
+  /** Bull's exponential wait is `(2^n - 1) * delay`, BullMQ's `2^(n-1) * delay`. */
+  readonly exponential: (delayMs: number, n: number) => number;
+  readonly jitterSetting: boolean;
+}
+
+const GROWTH_OF_TYPE: Record<string, Growth> = {
+  fixed: 'constant', exponential: 'exponential', linear: 'linear', polynomial: 'polynomial', decorrelatedJitter: 'exponential',
+};
+
+const BULLMQ: Flavour = {
+  library: 'bullmq',
+  isQueue: (use) => use.path === 'Queue',
+  queueOptionsIndex: () => 1,
+  addOptionsIndex: () => 2,
+  types: GROWTH_OF_TYPE,
+  exponential: (d, n) => d * 2 ** (n - 1),
+  jitterSetting: true,
+};
+
+const isString = (node: Node | undefined, ctx: AnalysisContext) => !!node && typeof ctx.evaluator.evaluate(node) === 'string';
+
+const BULL: Flavour = {
+  library: 'bull',
+  isQueue: (use) => isDefaultPath(use.path),
+  queueOptionsIndex: (created, ctx) => (isString(argument(created, 1), ctx) ? 2 : 1),
+  addOptionsIndex: (call, ctx) => (isString(argument(call, 0), ctx) ? 2 : 1),
+  types: { fixed: 'constant', exponential: 'exponential' },
+  exponential: (d, n) => (2 ** n - 1) * d,
+  jitterSetting: false,
+};
+
+function findJobSites(uses: readonly LibraryUse[], ctx: AnalysisContext, flavour: Flavour): RetrySite[] {
+  const sites: RetrySite[] = [];
+  for (const use of uses) {
+    if (use.module === '@nestjs/bullmq') {
+      // BullModule.registerQueue({ name, defaultJobOptions }, ...) and forRoot([configKey,] options).
+      const call = callOf(use);
+      if (!call || !['BullModule.registerQueue', 'BullModule.forRoot'].includes(use.path)) continue;
+      call.arguments.forEach((arg, i) => {
+        if (arg.type === T.SpreadElement) return;
+        const defaults = optionsArgument(call, i, ctx).sub('defaultJobOptions');
+        if (!defaults.object) return;
+        const s = jobSite({ job: defaults, defaultsKnown: true }, call, use.expression, `${labelOf(use.expression, ctx.sourceCode)}()`, { object: defaults.object }, ctx, flavour);
+        if (s) sites.push({ ...s, clientLevel: true });
+      });
+      continue;
+    }
+    if (!flavour.isQueue(use)) continue;
+    const created = newOf(use);
+    if (created) {
+      const defaults = optionsArgument(created, flavour.queueOptionsIndex(created, ctx), ctx).sub('defaultJobOptions');
+      const queueSite = jobSite({ job: defaults, defaultsKnown: true }, created, use.expression, 'new Queue()', { object: defaults.object }, ctx, flavour);
+      if (queueSite && defaults.object) sites.push(queueSite);
+      for (const ref of instanceReferences(created, ctx)) addCalls(ref, defaults, true);
+      continue;
+    }
+    // `constructor(@InjectQueue('mail') private queue: Queue)`: the defaults are configured elsewhere.
+    for (const ref of typedReferences(use.expression, ctx)) addCalls(ref, undefined, false);
+  }
+  return sites;
+
+  function addCalls(ref: Node, defaults: OptionsView | undefined, defaultsKnown: boolean) {
+    const method = methodCalls(ref);
+    if (!method || method.path.length !== 1) return;
+    const { call } = method;
+    const label = `${labelOf(call.callee, ctx.sourceCode)}()`;
+    if (method.path[0] === 'add') {
+      const index = flavour.addOptionsIndex(call, ctx);
+      const job = optionsArgument(call, index, ctx);
+      if (!writesRetry(job)) return;
+      const s = jobSite({ job, defaults, defaultsKnown }, call, call.callee, label, target(job, call, index), ctx, flavour);
+      if (s) sites.push(s);
+    } else if (method.path[0] === 'addBulk') {
+      const list = argument(call, 0);
+      const array = list && ctx.evaluator.resolve(list);
+      if (array?.type !== T.ArrayExpression) return;
+      for (const element of array.elements) {
+        if (!element || element.type === T.SpreadElement) continue;
+        const entry = ctx.options(element);
+        const job = entry.sub('opts');
+        if (!writesRetry(job)) continue;
+        const s = jobSite({ job, defaults, defaultsKnown }, call, call.callee, label, { object: job.object }, ctx, flavour);
+        if (s) sites.push(s);
+      }
+    }
+  }
+}
 
 function writesRetry(job: OptionsView): boolean {
   if (job.state === 'absent') return false;
@@ -112,7 +173,7 @@ function option(opts: JobOptions, key: string): OptionValue {
 
 function jobSite(
   opts: JobOptions, node: TSESTree.CallExpression | TSESTree.NewExpression, reportNode: Node, label: string,
-  options: OptionsTarget, ctx: AnalysisContext,
+  options: OptionsTarget, ctx: AnalysisContext, flavour: Flavour,
 ): RetrySite | undefined {
   const attemptsOption = option(opts, 'attempts');
   const count: Setting<number | undefined> = {
@@ -124,9 +185,9 @@ function jobSite(
   if (attempts.value === 1) return undefined;
 
   const backoffOption = option(opts, 'backoff');
-  const backoff = readBackoff(backoffOption, ctx);
+  const backoff = readBackoff(backoffOption, ctx, flavour);
   return site({
-    library: 'bullmq',
+    library: flavour.library,
     label,
     kind: 'durable',
     node,
@@ -141,7 +202,7 @@ function jobSite(
     fixes: {
       attempts: (total) => [{ path: ['attempts'], text: String(total) }],
       exponential: () => backoff.rewrite('exponential', backoff.jitterValue),
-      jitter: () => backoff.rewrite(backoff.type, 0.5),
+      ...(flavour.jitterSetting ? { jitter: () => backoff.rewrite(backoff.type, 0.5) } : {}),
     },
   });
 }
@@ -155,11 +216,7 @@ interface Backoff {
   rewrite(type: Maybe<string | undefined>, jitter: Maybe<number>): OptionEdit[] | undefined;
 }
 
-const GROWTH_OF_TYPE: Record<string, Growth> = {
-  fixed: 'constant', exponential: 'exponential', linear: 'linear', polynomial: 'polynomial', decorrelatedJitter: 'exponential',
-};
-
-function readBackoff(option: OptionValue, ctx: AnalysisContext): Backoff {
+function readBackoff(option: OptionValue, ctx: AnalysisContext, flavour: Flavour): Backoff {
   const node = option.property;
   const value = option.value;
   let type: Maybe<string | undefined>;
@@ -191,11 +248,11 @@ function readBackoff(option: OptionValue, ctx: AnalysisContext): Backoff {
 
   // A missing delay computes NaN (or 0), which BullMQ treats as "retry now".
   const delayMs: Maybe<number> = base === undefined ? (type === 'decorrelatedJitter' ? 1000 : 0) : base;
-  const builtIn = isKnown(type) && type in GROWTH_OF_TYPE;
+  const builtIn = isKnown(type) && type in flavour.types;
   const growth: Maybe<Growth> = !isKnown(type) ? UNKNOWN
     : !builtIn ? 'custom'
     : isKnown(delayMs) && delayMs <= 0 ? 'none'
-    : GROWTH_OF_TYPE[type]!;
+    : flavour.types[type]!;
   const cap: Maybe<number> = maxDelay === undefined || maxDelay === 0 ? Infinity : maxDelay;
   const decorrelated = type === 'decorrelatedJitter';
   const delay = customSchedule(growth, (n) => {
@@ -207,11 +264,12 @@ function readBackoff(option: OptionValue, ctx: AnalysisContext): Backoff {
     else if (type === 'polynomial') wait = delayMs * n ** exponent;
     // Each decorrelated wait is at most three times the previous one, starting from `delay`.
     else if (decorrelated) wait = delayMs * 3 ** n;
-    else wait = delayMs * 2 ** (n - 1);
+    else wait = flavour.exponential(delayMs, n);
     return Math.min(wait, cap);
   }, { initialMs: delayMs, multiplier: type === 'exponential' ? 2 : decorrelated ? 3 : type === 'fixed' ? 1 : UNKNOWN, maxMs: cap, node });
 
   const jitter: Setting<boolean> = decorrelated ? { value: true, node }
+    : !flavour.jitterSetting ? { value: false, node }
     : !builtIn ? { value: UNKNOWN, node }
     : { value: isKnown(jitterValue) ? jitterValue > 0 : UNKNOWN, node };
   return {
@@ -219,7 +277,7 @@ function readBackoff(option: OptionValue, ctx: AnalysisContext): Backoff {
     jitter,
     type,
     jitterValue,
-    rewrite: (t, j) => (builtIn || t === 'exponential' ? edits(t, base === undefined ? 1000 : base, j, maxDelay, exponent) : undefined),
+    rewrite: (t, j) => ((builtIn || t === 'exponential') && (flavour.jitterSetting || j === 0) ? edits(t, base === undefined ? 1000 : base, j, maxDelay, exponent) : undefined),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { AnalysisContext, LibraryDescriptor } from '../library.js';
+import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
 import { alwaysTrue, argument, callOf, functionOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { DelaySchedule, ErrorFilter, Node, RetrySite, Setting, SiteFixes } from '../model.js';
@@ -37,41 +37,66 @@ export const fetchRetry: LibraryDescriptor = {
   callableClient: true,
   modules: [MODULE],
   fixes: FETCH_RETRY_FIXES,
-  find(uses, ctx) {
-    const sites: RetrySite[] = [];
-    for (const use of uses) {
-      const call = callOf(use);
-      if (!call || !isDefaultPath(use.path)) continue;
-      const defaults = ctx.options(optionsArgument(call, 1));
-      sites.push(readSite(ctx, new Layers([defaults]), {
-        label: 'fetchRetry()',
-        node: call,
-        reportNode: use.expression,
-        clientLevel: true,
-        operation: argument(call, 0),
-        options: optionsTarget(defaults, call, 1),
-      }));
-      // Calls of the built function that override the retry settings are sites of their own.
-      const id = declaredName(call);
-      if (!id) continue;
-      for (const ref of referencesOf(id, ctx)) {
-        const c = ref.parent;
-        if (c?.type !== T.CallExpression || c.callee !== ref) continue;
-        const init = ctx.options(optionsArgument(c, 1));
-        if (!KEYS.some((k) => init.has(k) === true)) continue;
-        sites.push(withoutInherited(readSite(ctx, new Layers([defaults, init]), {
-          label: `${ref.name}()`,
-          node: c,
-          reportNode: ref,
-          clientLevel: false,
-          operation: c,
-          options: optionsTarget(init, c, 1),
-        }), [defaults]));
-      }
-    }
-    return sites;
-  },
+  find: (uses, ctx) => findBuilt(uses, ctx, FETCH_RETRY),
 };
+
+/**
+ * fetch-retry-ts (read at sjinks/node-fetch-retry-ts 1.3.1, src/index.ts): the same builder and
+ * options as fetch-retry, exported as `fetchBuilder` and as the default, with other defaults:
+ * 3 retries, a constant 500 ms, and `retryOn` [419, 503, 504] (network errors always retried).
+ */
+export const fetchRetryTs: LibraryDescriptor = {
+  id: 'fetch-retry-ts',
+  callableClient: true,
+  modules: ['fetch-retry-ts'],
+  fixes: FETCH_RETRY_FIXES,
+  find: (uses, ctx) => findBuilt(uses, ctx, FETCH_RETRY_TS),
+};
+
+interface Flavour {
+  readonly library: string;
+  readonly isBuilder: (path: string) => boolean;
+  /** The wait when `retryDelay` is not written. */
+  readonly defaultDelayMs: number;
+}
+
+const FETCH_RETRY: Flavour = { library: MODULE, isBuilder: isDefaultPath, defaultDelayMs: 1000 };
+const FETCH_RETRY_TS: Flavour = { library: 'fetch-retry-ts', isBuilder: (p) => isDefaultPath(p) || p === 'fetchBuilder', defaultDelayMs: 500 };
+
+function findBuilt(uses: readonly LibraryUse[], ctx: AnalysisContext, flavour: Flavour): RetrySite[] {
+  const sites: RetrySite[] = [];
+  for (const use of uses) {
+    const call = callOf(use);
+    if (!call || !flavour.isBuilder(use.path)) continue;
+    const defaults = ctx.options(optionsArgument(call, 1));
+    sites.push(readSite(ctx, new Layers([defaults]), flavour, {
+      label: 'fetchRetry()',
+      node: call,
+      reportNode: use.expression,
+      clientLevel: true,
+      operation: argument(call, 0),
+      options: optionsTarget(defaults, call, 1),
+    }));
+    // Calls of the built function that override the retry settings are sites of their own.
+    const id = declaredName(call);
+    if (!id) continue;
+    for (const ref of referencesOf(id, ctx)) {
+      const c = ref.parent;
+      if (c?.type !== T.CallExpression || c.callee !== ref) continue;
+      const init = ctx.options(optionsArgument(c, 1));
+      if (!KEYS.some((k) => init.has(k) === true)) continue;
+      sites.push(withoutInherited(readSite(ctx, new Layers([defaults, init]), flavour, {
+        label: `${ref.name}()`,
+        node: c,
+        reportNode: ref,
+        clientLevel: false,
+        operation: c,
+        options: optionsTarget(init, c, 1),
+      }), [defaults]));
+    }
+  }
+  return sites;
+}
 
 interface Spec {
   label: string;
@@ -82,7 +107,7 @@ interface Spec {
   options: ReturnType<typeof optionsTarget>;
 }
 
-function readSite(ctx: AnalysisContext, layers: Layers, spec: Spec): RetrySite {
+function readSite(ctx: AnalysisContext, layers: Layers, flavour: Flavour, spec: Spec): RetrySite {
   const retryOn = layers.get('retryOn');
   const written = !!retryOn.property || retryOn.value !== undefined;
   const isFunction = isStaticFunction(retryOn.value);
@@ -106,11 +131,11 @@ function readSite(ctx: AnalysisContext, layers: Layers, spec: Spec): RetrySite {
       errorFilter = { kind: 'custom', clientErrors: [], node: retryOn.property };
     }
   }
-  const delay = readDelay(layers, ctx);
+  const delay = readDelay(layers, ctx, flavour.defaultDelayMs);
   return site({
     // This library re-sends every method, POST and PATCH included.
     retriesWrites: { value: true },
-    library: MODULE,
+    library: flavour.library,
     ...spec,
     attempts,
     delay: delay.schedule,
@@ -131,11 +156,11 @@ function fetchRetryFixes(countIgnored: boolean): SiteFixes {
   };
 }
 
-function readDelay(layers: Layers, ctx: AnalysisContext): { schedule: DelaySchedule; jitter: Setting<boolean> } {
+function readDelay(layers: Layers, ctx: AnalysisContext, defaultMs: number): { schedule: DelaySchedule; jitter: Setting<boolean> } {
   const option = layers.get('retryDelay');
   const node = option.property;
   if (!node && option.value === undefined) {
-    return { schedule: geometricSchedule({ growth: 'constant', initialMs: 1000, multiplier: 1 }), jitter: { value: false } };
+    return { schedule: geometricSchedule({ growth: 'constant', initialMs: defaultMs, multiplier: 1 }), jitter: { value: false } };
   }
   if (typeof option.value === 'number') {
     if (option.value <= 0) return { schedule: { ...NO_DELAY, node }, jitter: { value: false, node } };

@@ -7,7 +7,7 @@ import { fetchClient } from './fetch.js';
 import { nestjsAxios } from './nestjs-axios.js';
 import { nodeHttp } from './node-http.js';
 import { ofetch } from './ofetch.js';
-import { fetchRetry } from './fetch-retry.js';
+import { fetchRetry, fetchRetryTs } from './fetch-retry.js';
 import { got } from './got.js';
 import { ky } from './ky.js';
 import { octokitPluginRetry } from './octokit-plugin-retry.js';
@@ -23,6 +23,7 @@ export const HTTP_LIBRARIES: readonly LibraryDescriptor[] = [
   got,
   ky,
   fetchRetry,
+  fetchRetryTs,
   octokitPluginRetry,
   undici,
   superagent,

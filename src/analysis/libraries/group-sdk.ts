@@ -2,7 +2,7 @@ import type { LibraryDescriptor } from '../library.js';
 import { apolloRetryLink } from './apollo-retry-link.js';
 import { awsSdkV2 } from './aws-sdk-v2.js';
 import { awsSdkV3 } from './aws-sdk-v3.js';
-import { bullmq } from './bullmq.js';
+import { bull, bullmq } from './bullmq.js';
 import { anthropic, openai } from './openai.js';
 import { kafkajs } from './kafkajs.js';
 import { slackWebApi } from './slack-web-api.js';
@@ -27,4 +27,5 @@ export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [
   kafkajs,
   temporal,
   bullmq,
+  bull,
 ];

@@ -21,6 +21,7 @@ const EMPTY_IMPORTS: ImportTable = {
   modules: new Set(),
   resolve: () => undefined,
   bindingOf: () => undefined,
+  globalUses: [],
 };
 
 const NO_FACTS: OperationFacts = { fn: undefined, httpCalls: [], groups: [], nested: [] };

@@ -134,3 +134,43 @@ describe('bullmq descriptor', () => {
     expect(plain.find((s) => s.rule === 'require-jitter')?.output).toContain("backoff: { type: 'exponential', delay: 1000, jitter: 0.5, maxDelay: 60000 }");
   });
 });
+
+describe('bull descriptor (Bull 4)', () => {
+  it('queue.add(data, opts) with a number backoff is a fixed delay; no jitter is asked of Bull (bad)', () => {
+    const code = `
+      const Queue = require('bull');
+      const emailQueue = new Queue('email-queue', { redis: { host: 'redis' } });
+      module.exports = {
+        addEmailJob: (data) => emailQueue.add(data, { attempts: 3, backoff: 5000 }),
+      };
+    `;
+    const sites = analyse(code, { js: true });
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ library: 'bull', kind: 'durable', attempts: 3, growth: 'constant', initialMs: 5000 });
+    const found = lint(code, { js: true }).map((f) => f.rule);
+    expect(found).toContain('require-exponential-backoff');
+    expect(found).not.toContain('require-jitter');
+    expect(found).not.toContain('max-retry-duration');
+  });
+
+  it('reads a named job, a Redis URL before the options and the exponential type (fine)', () => {
+    const code = `
+      import Queue from 'bull';
+      const q = new Queue('pdf', 'redis://cache:6379', { defaultJobOptions: { backoff: { type: 'exponential', delay: 1000 } } });
+      export const render = (doc: unknown) => q.add('render', doc, { attempts: 5 });
+    `;
+    const sites = analyse(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ library: 'bull', attempts: 5, growth: 'exponential', initialMs: 1000 });
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('a job without attempts is no retry (look-alike)', () => {
+    const code = `
+      import Queue from 'bull';
+      const q = new Queue('pdf');
+      export const render = (doc: unknown) => q.add(doc, { delay: 5000, removeOnComplete: true });
+    `;
+    expect(analyse(code)).toEqual([]);
+  });
+});

@@ -92,3 +92,36 @@ describe('fetch-retry descriptor', () => {
     }
   });
 });
+
+describe('fetch-retry-ts descriptor', () => {
+  it('bad: fetchBuilder with a constant retryDelay and a 5xx status list', () => {
+    const code = `
+      import { fetch as origFetch } from '@adobe/fetch';
+      import { fetchBuilder } from 'fetch-retry-ts';
+      export const fetch = fetchBuilder(origFetch, { retries: 3, retryDelay: 500, retryOn: [502, 503, 504] });
+    `;
+    const [site] = analyse(code);
+    expect(site).toMatchObject({ library: 'fetch-retry-ts', attempts: 4, growth: 'constant', initialMs: 500, jitter: false, clientErrors: [] });
+    const rules = lint(code).map((f) => f.rule);
+    expect(rules).toEqual(expect.arrayContaining(['require-exponential-backoff', 'require-jitter']));
+    expect(rules).not.toContain('no-retry-on-client-error');
+  });
+
+  it('the default export with no options: 3 retries, a constant 500 ms, its own status list', () => {
+    const code = `
+      import fetchBuilder from 'fetch-retry-ts';
+      const f = fetchBuilder(fetch);
+      export const load = (u: string) => f(u);
+    `;
+    const [site] = analyse(code);
+    expect(site).toMatchObject({ library: 'fetch-retry-ts', attempts: 4, growth: 'constant', initialMs: 500, filter: 'library-default' });
+  });
+
+  it('a look-alike: an unrelated fetchBuilder export is not read', () => {
+    const code = `
+      import { fetchBuilder } from './my-fetch';
+      export const f = fetchBuilder(fetch, { retries: 30, retryDelay: 1 });
+    `;
+    expect(analyse(code)).toEqual([]);
+  });
+});
