@@ -15,7 +15,8 @@ import { findHandWrittenSites } from './hand-written/index.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations/index.js';
 import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
-import { declaredDescriptors, findWrapperSites, helpersOf, rememberLinted, type FileEnvironment } from './wrappers/index.js';
+import { declaredDescriptors, findWrapperSites, helpersOf, isFollowable, readModule, rememberLinted, resolveImport, type FileEnvironment } from './wrappers/index.js';
+import type { OpenModule } from './operations/members.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 import { findingNodes, type FindingNode } from './finding-node.js';
 import { indexNodes, isLeftOutOfIndex, nodesByShortcut, nodesOfSkippedType } from './node-lookup.js';
@@ -74,29 +75,8 @@ export function buildModel(
 ): RetryModel {
   // Declared helpers (settings wrappers) are judged through the same catalogue path as libraries.
   const libraries = settings.wrappers?.length ? [...catalogue, ...declaredDescriptors(settings.wrappers)] : catalogue;
-  const evaluator = createEvaluator(sourceCode);
-  const imports = buildImportTable(sourceCode, providedGlobals(libraries));
-  let index: Map<string, TSESTree.Node[]> | undefined;
-  let found: Map<string, TSESTree.Node[]> | undefined;
-  const context: AnalysisContext = {
-    sourceCode,
-    evaluator,
-    imports,
-    options: (node) => new OptionsView(evaluator, node),
-    nodesOfType(type) {
-      // Keyword-led statements and functions are found without a walk; the rest share one index.
-      const known = (found ??= new Map()).get(type);
-      if (known) return known as never;
-      let list = nodesByShortcut(sourceCode, type);
-      if (!list && isLeftOutOfIndex(type)) list = nodesOfSkippedType(sourceCode, type);
-      if (!list) {
-        index ??= indexNodes(sourceCode);
-        list = index.get(type) ?? [];
-      }
-      found.set(type, list);
-      return list as never;
-    },
-  };
+  const context = createContext(sourceCode, providedGlobals(libraries));
+  const { evaluator, imports } = context;
 
   const sites: RetrySite[] = [];
   const lookup = catalogueLookup(libraries);
@@ -136,8 +116,46 @@ export function buildModel(
   } catch (error) {
     reportInternalError('wrappers', sourceCode, error);
   }
-  const operations = createOperationAnalysis(context, () => sites, settings, libraries);
+  const open = env?.filename ? openModule(env, libraries) : undefined;
+  const operations = createOperationAnalysis(context, () => sites, settings, libraries, { filename: env?.filename, open });
   return { sites, imports, evaluator, context, operations, sitesFor: siteSelection(sites, libraries), findingNode: findingNodes(() => sites) };
+}
+
+/** The context every reader of one parsed file shares: evaluator, imports, options and a node index. */
+function createContext(sourceCode: Readonly<TSESLint.SourceCode>, globals: ProvidedGlobals): AnalysisContext {
+  const evaluator = createEvaluator(sourceCode);
+  const imports = buildImportTable(sourceCode, globals);
+  let index: Map<string, TSESTree.Node[]> | undefined;
+  let found: Map<string, TSESTree.Node[]> | undefined;
+  return {
+    sourceCode,
+    evaluator,
+    imports,
+    options: (node) => new OptionsView(evaluator, node),
+    nodesOfType(type) {
+      // Keyword-led statements and functions are found without a walk; the rest share one index.
+      const known = (found ??= new Map()).get(type);
+      if (known) return known as never;
+      let list = nodesByShortcut(sourceCode, type);
+      if (!list && isLeftOutOfIndex(type)) list = nodesOfSkippedType(sourceCode, type);
+      if (!list) {
+        index ??= indexNodes(sourceCode);
+        list = index.get(type) ?? [];
+      }
+      found.set(type, list);
+      return list as never;
+    },
+  };
+}
+
+/** Another file of the project, parsed like the linted one and read for what its exports do (cached by version). */
+function openModule(env: FileEnvironment, libraries: readonly LibraryDescriptor[]): OpenModule {
+  const globals = providedGlobals(libraries);
+  return (specifier, fromFile) => {
+    if (!isFollowable(specifier)) return undefined;
+    const file = resolveImport(specifier, fromFile);
+    return file ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals)) : undefined;
+  };
 }
 
 interface CatalogueLookup {

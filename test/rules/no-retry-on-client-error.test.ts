@@ -1,4 +1,5 @@
 import rule from '../../src/rules/no-retry-on-client-error.js';
+import { fileURLToPath } from 'node:url';
 import { run } from '../helpers/rule-tester.js';
 
 run('no-retry-on-client-error', rule, {
@@ -129,5 +130,41 @@ run('no-retry-on-client-error (SDK calls that reject on 4xx)', rule, {
         suggestions: [{ messageId: 'stopOnClientErrors', output: `import Stripe from 'stripe';\nconst stripe = new Stripe(key);\nexport async function customer(id) {\n  for (let i = 0; i < 3; i++) {\n    try { return await stripe.customers.retrieve(id); } catch (e) {\n    const status = Object(e).statusCode;\n    if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw e; await new Promise((r) => setTimeout(r, Math.random() * 300 * 2 ** i)); }\n  }\n}` }],
       }],
     },
+  ],
+});
+
+// An HTTP call made in a helper or a method the retried code calls rejects on 4xx just the same,
+// unless the helper catches it: the helper's own client decides.
+const members = fileURLToPath(new URL('../fixtures/members/src/caller.ts', import.meta.url));
+const noEdit = '; no edit of this site can be suggested safely, write the filter by hand';
+const unfiltered = (code: string, line: number, call: string, filename?: string) => ({
+  code,
+  ...(filename ? { filename } : {}),
+  errors: [{ messageId: 'unfilteredHttp' as const, line, data: { label: 'pRetry()', call, noEdit }, suggestions: [] }],
+});
+run('no-retry-on-client-error (HTTP calls in helpers and methods)', rule, {
+  valid: [
+    // The helper catches the failure itself.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     async function load(u) { try { return await axios.get(u); } catch { return undefined; } }
+     await pRetry(() => load('/x'), { retries: 2 });`,
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     const load = (u) => axios.get(u).catch(() => undefined);
+     await pRetry(() => load('/x'), { retries: 2 });`,
+    // The helper's client does not reject on 4xx.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     class Api { load(u) { return axios.get(u, { validateStatus: () => true }); } run() { return pRetry(() => this.load('/x'), { retries: 2 }); } }`,
+    // Filtered at the retry.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     async function load(u) { return axios.get(u); }
+     await pRetry(() => load('/x'), { retries: 2, shouldRetry: ({ error }) => isTransient(error) });`,
+    // An imported method that catches its own failure.
+    { code: `import pRetry from 'p-retry'; import users from './user-service';\nawait pRetry(() => users.remove('1'), { retries: 2 });`, filename: members },
+  ],
+  invalid: [
+    unfiltered(`import pRetry from 'p-retry';\nimport axios from 'axios';\nasync function load(u) { return axios.get(u); }\nawait pRetry(() => load('/x'), { retries: 2 });`, 4, 'load()'),
+    unfiltered(`import pRetry from 'p-retry';\nimport axios from 'axios';\nclass Api {\n  load(u) { return axios.get(u); }\n  run() { return pRetry(() => this.load('/x'), { retries: 2 }); }\n}`, 5, 'this.load()'),
+    unfiltered(`import pRetry from 'p-retry';\nasync function load(u) {\n  const res = await fetch(u);\n  if (!res.ok) throw new Error(String(res.status));\n  return res.json();\n}\nawait pRetry(() => load('/x'), { retries: 2 });`, 7, 'load()'),
+    unfiltered(`import pRetry from 'p-retry';\nimport users from './user-service';\nawait pRetry(() => users.list(), { retries: 2 });`, 3, 'users.list()', members),
   ],
 });

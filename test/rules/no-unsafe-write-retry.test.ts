@@ -1,4 +1,5 @@
 import rule from '../../src/rules/no-unsafe-write-retry.js';
+import { fileURLToPath } from 'node:url';
 import { run } from '../helpers/rule-tester.js';
 
 const opts = `{ retries: 2, minTimeout: 500, randomize: true }`;
@@ -175,5 +176,56 @@ run('no-unsafe-write-retry', rule, {
       code: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nconst policy = createRetryPolicy();\nawait policy.read(() => fetch('/orders', { method: 'POST' }));`,
       errors: [{ messageId: 'unsafeWrite', line: 3, column: 25, data: { site: 'createRetryPolicy()', operation: 'fetch() (POST)' }, suggestions: [] }],
     },
+  ],
+});
+
+// A method called inside a retry is followed to its body, as a local helper is: in the class
+// (`this.m()`), on an object or instance of the file, and on an object imported from another file.
+/** One unkeyed write at `line`, with the rule's one suggestion: call it once, without pRetry. */
+const unsafe = (code: string, line: number, operation: string, filename?: string) => ({
+  code,
+  ...(filename ? { filename } : {}),
+  errors: [{
+    messageId: 'unsafeWrite' as const, line, data: { site: 'pRetry()', operation },
+    suggestions: [{ messageId: 'callOnce' as const, data: { operation }, output: code.replace(/pRetry\(\(\) => (.*?), \{ retries[^}]*\}\)/, '$1') }],
+  }],
+});
+const members = fileURLToPath(new URL('../fixtures/members/src/caller.ts', import.meta.url));
+const membersJs = fileURLToPath(new URL('../fixtures/members/src/caller.js', import.meta.url));
+run('no-unsafe-write-retry (methods followed to their bodies)', rule, {
+  valid: [
+    // A read, whatever the method is called.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     class Api { async unban(id) { return axios.get('/u/' + id); } async run() { await pRetry(() => this.unban('1'), ${opts}); } }`,
+    // A method of another class, or of a class the file does not write (inherited): not followed, and no write verb.
+    `import pRetry from 'p-retry'; import axios from 'axios'; import { Base } from './base';
+     class Other { async unban(id) { return axios.post('/u/' + id); } }
+     class Api extends Base { async run() { await pRetry(() => this.unban('1'), ${opts}); } }`,
+    // \`this\` inside a function expression is not the class.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     class Api { async unban() { return axios.post('/u'); } run() { return pRetry(async function () { return this.unban(); }, ${opts}); } }`,
+    // A name reassigned later may hold anything.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     let api = { async ban() { return axios.post('/b'); } }; api = other;
+     await pRetry(() => api.ban(), ${opts});`,
+    // Imported: a read, a keyed write (the key is the caller's, made once), a DELETE (idempotent).
+    { code: `import pRetry from 'p-retry'; import users from './user-service';\nawait pRetry(() => users.list(), ${opts});`, filename: members },
+    { code: `import pRetry from 'p-retry'; import users from './user-service';\nconst key = crypto.randomUUID();\nawait pRetry(() => users.rename('1', 'x', key), ${opts});`, filename: members },
+    { code: `import pRetry from 'p-retry'; import users from './user-service';\nawait pRetry(() => users.remove('1'), ${opts});`, filename: members },
+    // A module that cannot be found, or an export that is not an object with that method: unknown.
+    // A key made per attempt and passed to the imported method is stable-idempotency-key's finding.
+    { code: `import pRetry from 'p-retry'; import users from './user-service';\nawait pRetry(() => users.rename('1', 'x', crypto.randomUUID()), ${opts});`, filename: members },
+    { code: `import pRetry from 'p-retry'; import users from './missing';\nawait pRetry(() => users.unban('1'), ${opts});`, filename: members },
+    { code: `import pRetry from 'p-retry'; import { instance } from './instance';\nawait pRetry(() => instance.unban('1'), ${opts});`, filename: members },
+  ],
+  invalid: [
+    unsafe(`import pRetry from 'p-retry';\nimport axios from 'axios';\nclass Api {\n  async unban(id) { return axios.post('/u/' + id); }\n  async run() { await pRetry(() => this.unban('1'), ${opts}); }\n}`, 5, 'this.unban() (axios.post())'),
+    // A class field's arrow keeps the instance as `this`.
+    unsafe(`import pRetry from 'p-retry';\nimport axios from 'axios';\nclass Api {\n  unban = (id) => axios.post('/u/' + id);\n  run = () => pRetry(() => this.unban('1'), ${opts});\n}`, 5, 'this.unban() (axios.post())'),
+    unsafe(`import pRetry from 'p-retry';\nimport axios from 'axios';\nclass Api { async ban(id) { return axios.post('/b/' + id); } }\nconst api = new Api();\nawait pRetry(() => api.ban('1'), ${opts});`, 5, 'api.ban() (axios.post())'),
+    unsafe(`import pRetry from 'p-retry';\nimport axios from 'axios';\nconst api = { async ban(id) { return axios.post('/b/' + id); } };\nawait pRetry(() => api.ban('1'), ${opts});`, 4, 'api.ban() (axios.post())'),
+    unsafe(`import pRetry from 'p-retry';\nimport users from './user-service';\nawait pRetry(() => users.unban('1'), ${opts});`, 3, 'users.unban() (instance.post())', members),
+    unsafe(`import pRetry from 'p-retry';\nimport { banApi } from './user-service';\nawait pRetry(() => banApi.ban('1'), ${opts});`, 3, 'banApi.ban() (instance.post())', members),
+    unsafe(`const pRetry = require('p-retry');\nconst legacy = require('./legacy');\npRetry(() => legacy.notify('1'), ${opts});`, 3, 'legacy.notify() (axios.post())', membersJs),
   ],
 });

@@ -16,7 +16,9 @@ import type { Node } from '../model.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
 import type { KeyReader } from './keys.js';
-import type { Operation, OperationKind, Variable } from './types.js';
+import type { IdempotencyKey, Operation, OperationKind, Variable } from './types.js';
+import type { MethodResolver, MethodTarget } from './members.js';
+import type { AnalysisContext } from '../library.js';
 import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, verbOf } from './vocabulary.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
@@ -33,9 +35,21 @@ export interface Classifier {
   operationsIn(scope: Node, attemptVars: Set<Variable>): Operation[];
   /** A call through a retrying client: what the call sends, the client's own calls included (`f(url, init)`). */
   throughClient(call: TSESTree.CallExpression, callable: boolean): Operation | undefined;
+  /**
+   * A helper of this classifier's file, called `depth` helpers deep: the operations in its body, and
+   * the client of an HTTP call in it that rejects on 4xx with nothing in the helper catching it.
+   */
+  helperBody(fn: TSESTree.FunctionLike, depth: number): { operations: Operation[]; rejecting: string | undefined };
 }
 
-export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyReader): Classifier {
+/** How member calls are followed to the methods they run, here or in another file. */
+export interface MethodFollowing {
+  readonly resolver: MethodResolver;
+  /** The classifier of the file a method is written in. */
+  classifierOf(ctx: AnalysisContext): Classifier;
+}
+
+export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyReader, methods?: MethodFollowing): Classifier {
   const { ctx } = file;
   const sdks = file.libraries.filter((l) => l.operations);
 
@@ -63,9 +77,11 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     const declared = depth === 0 ? byDeclaration(call, label, key) : undefined;
     if (declared) return declared;
     const local = localFunction(call.callee, ctx);
-    if (local) {
-      if (isMarkedIdempotent(local, ctx)) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
-      const followed = depth < 2 ? throughHelper(call, local, label, attemptVars, scope, depth) : undefined;
+    // `this.send()`, `api.create()`, `service.create()` imported: the method's body decides, as a local helper's does.
+    const method = local ? { fn: local, ctx } : depth < 2 ? methods?.resolver.methodOf(call.callee) : undefined;
+    if (method) {
+      if (isMarkedIdempotent(method.fn, method.ctx)) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
+      const followed = depth < 2 ? throughHelper(call, method, label, attemptVars, scope, depth) : undefined;
       if (followed) return followed;
     }
     // A verb is weak evidence: trust it only for a call made right in the retried code whose
@@ -102,20 +118,40 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     return { node: call, label: kind === 'read' ? label : `${label} (${method})`, kind, evidence: 'http', method, key: key() };
   }
 
-  /** The team's own helper, followed one or two levels: its body decides. */
-  function throughHelper(call: TSESTree.CallExpression, local: TSESTree.FunctionLike, label: string, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
-    const inner: Operation[] = [];
-    for (const c of file.callsIn(local)) {
-      const op = classify(c, new Set(), local, depth + 1);
-      if (op) inner.push(op);
-    }
+  /** The team's own helper (or a method), followed one or two levels: its body decides. */
+  function throughHelper(call: TSESTree.CallExpression, method: MethodTarget, label: string, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
+    const foreign = method.ctx !== ctx;
+    const body = (foreign && methods ? methods.classifierOf(method.ctx) : self).helperBody(method.fn, depth);
+    const inner = body.operations;
     const worst = inner.find((o) => o.kind === 'write') ?? inner.find((o) => o.kind === 'idempotent-write');
+    const rejectingSdk = rejecting(inner) ?? body.rejecting;
     if (worst) {
-      const outerKey = worst.key ? keys.mapKeyToCall(worst.key, local, call, attemptVars, scope) : keys.keyOf(call, attemptVars, scope);
-      return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key: outerKey, autoKey: worst.autoKey, rejectingSdk: rejecting(inner) };
+      const outerKey = !worst.key ? keys.keyOf(call, attemptVars, scope) : foreign ? foreignKey(worst.key, method.fn, call, attemptVars, scope) : keys.mapKeyToCall(worst.key, method.fn, call, attemptVars, scope);
+      return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key: outerKey, autoKey: worst.autoKey, rejectingSdk };
     }
-    if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence, rejectingSdk: rejecting(inner) };
+    if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence, rejectingSdk };
     return undefined;
+  }
+
+  /**
+   * A key found in another file's method, seen from this call: the argument it is passed in (whose
+   * freshness this file decides), else the call itself stands where the key is made.
+   */
+  function foreignKey(key: IdempotencyKey, fn: TSESTree.FunctionLike, call: TSESTree.CallExpression, attemptVars: Set<Variable>, scope: Node | undefined): IdempotencyKey {
+    const mapped = keys.mapKeyToCall(key, fn, call, attemptVars, scope);
+    if (mapped.value !== key.value) return { ...mapped, node: mapped.value };
+    return { node: call, value: call, stability: key.stability };
+  }
+
+  function helperBody(fn: TSESTree.FunctionLike, depth: number): { operations: Operation[]; rejecting: string | undefined } {
+    const operations: Operation[] = [];
+    for (const c of file.callsIn(fn)) {
+      const op = classify(c, new Set(), fn, depth + 1);
+      if (op) operations.push(op);
+    }
+    // An HTTP call whose 4xx rejection leaves the helper: nothing in it catches the failure.
+    const escaping = http.callsIn(fn).find((c) => c.throwsOnClientError && !caughtWithin(c.node, fn));
+    return { operations, rejecting: escaping?.client };
   }
 
   /** A call an SDK's descriptor classifies (Stripe resources, AWS commands), first descriptor first. */
@@ -144,7 +180,18 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     return { node: call, label: callLabel(call, ctx), kind: kindOfMethod(method), evidence: 'http', method, key: keys.keyOf(call, new Set(), undefined) };
   }
 
-  return { classify, operationsIn, throughClient };
+  const self: Classifier = { classify, operationsIn, throughClient, helperBody };
+  return self;
+}
+
+/** Whether a failure of `call` is caught inside `fn`: a `try` block or a `.catch()` on it. */
+function caughtWithin(call: TSESTree.CallExpression, fn: TSESTree.FunctionLike): boolean {
+  for (let n: Node | undefined = call; n && n !== fn; n = n.parent) {
+    const p: Node | undefined = n.parent;
+    if (p?.type === T.TryStatement && p.block === n && p.handler) return true;
+    if (p?.type === T.MemberExpression && p.object === n && propertyKey(p, () => undefined) === 'catch') return true;
+  }
+  return false;
 }
 
 /** `f()` inside `f`, `this.m()` inside method `m`: a recursive call. */

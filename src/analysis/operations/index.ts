@@ -13,7 +13,8 @@ import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, isFunctionNode } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
-import { createClassifier } from './classify.js';
+import { createClassifier, type Classifier } from './classify.js';
+import { createMethodResolver, type OpenModule } from './members.js';
 import { createFileFacts, inside } from './file.js';
 import { createHttpReader } from './http.js';
 import { createKeyReader } from './keys.js';
@@ -23,17 +24,24 @@ import type { Operation, OperationAnalysis, OperationFacts, OperationGroup } fro
 export type * from './types.js';
 export { inside } from './file.js';
 
+/** Where the linted file is and how to open the files it imports (absent: nothing is followed across files). */
+export interface FollowEnvironment {
+  readonly filename?: string | undefined;
+  readonly open?: OpenModule | undefined;
+}
+
 export function createOperationAnalysis(
   ctx: AnalysisContext,
   sites: () => readonly RetrySite[],
   settings: SafeRetrySettings,
   libraries: readonly LibraryDescriptor[],
+  follow: FollowEnvironment = {},
 ): OperationAnalysis {
   const cache = new WeakMap<RetrySite, OperationFacts>();
   // The readers are built on the first question: most files have no retry site, and a rule that
   // finds no site never asks one.
   let readers: ReturnType<typeof createReaders> | undefined;
-  const parts = () => (readers ??= createReaders(ctx, sites, settings, libraries));
+  const parts = () => (readers ??= createReaders(ctx, sites, settings, libraries, follow));
 
   function facts(site: RetrySite): OperationFacts {
     let f = cache.get(site);
@@ -100,11 +108,24 @@ export function createOperationAnalysis(
   };
 }
 
-function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[]) {
+function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[], follow: FollowEnvironment) {
   const file = createFileFacts(ctx, settings, libraries);
   const http = createHttpReader(file);
   const keys = createKeyReader(file);
-  const classifier = createClassifier(file, http, keys);
+  // Another file's methods are classified by a classifier of that file (which follows no further file).
+  const foreign = new WeakMap<AnalysisContext, Classifier>();
+  const classifierOf = (other: AnalysisContext): Classifier => {
+    if (other === ctx) return classifier;
+    let c = foreign.get(other);
+    if (!c) {
+      const otherFile = createFileFacts(other, settings, libraries);
+      const otherHttp = createHttpReader(otherFile);
+      c = createClassifier(otherFile, otherHttp, createKeyReader(otherFile), { resolver: createMethodResolver(other, undefined, undefined), classifierOf: () => c! });
+      foreign.set(other, c);
+    }
+    return c;
+  };
+  const classifier: Classifier = createClassifier(file, http, keys, { resolver: createMethodResolver(ctx, follow.filename, follow.open), classifierOf });
   const layers = createLayerReader(file, sites, classifier, http);
   return { file, http, keys, classifier, layers };
 }

@@ -14,7 +14,7 @@ import { findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './infer
 import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
-export { clearModuleCache, moduleCacheStats, rememberLinted, FRESH_MS } from './modules.js';
+export { clearModuleCache, isFollowable, moduleCacheStats, readModule, rememberLinted, resolveImport, FRESH_MS } from './modules.js';
 
 type Fn = TSESTree.FunctionLike;
 

@@ -72,6 +72,7 @@ export function clearModuleCache(): void {
   linted.clear();
   links.clear();
   entries.clear();
+  sources.clear();
 }
 
 /** Cache statistics, for tests of the per-keystroke cost. */
@@ -380,6 +381,44 @@ export function rememberLinted(file: string | undefined, text: string, ctx: Anal
   if (linted.size >= MAX_MODULES) linted.delete(linted.keys().next().value!);
   // No text hint here: the summary is exact, and one without helpers still spares a parse.
   linted.set(file, { text: text.replace(/^\uFEFF/, ''), summary: exportsOf(file, ctx, helpers) });
+}
+
+/**
+ * Files read for what their exports do rather than for retry helpers (a method of an object
+ * another file imports, followed from inside a retry): parsed at most once per version of the
+ * file, each with the context its reader builds, in a small bounded map. Only the few imports
+ * called inside a retry site's code ever come here.
+ */
+const MAX_SOURCES = 200;
+const sources = new Map<string, { mtimeMs: number; size: number; checkedAt: number; value: unknown }>();
+
+export function readModule<C>(file: string, env: ParseEnvironment, build: (sourceCode: Readonly<TSESLint.SourceCode>) => C): C | undefined {
+  const now = performance.now();
+  const hit = sources.get(file);
+  if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as C | undefined;
+  let st;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (!st?.isFile()) return undefined;
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+    hit.checkedAt = now;
+    return hit.value as C | undefined;
+  }
+  let value: C | undefined;
+  try {
+    const sourceCode = parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), file, env);
+    value = sourceCode ? build(sourceCode) : undefined;
+  } catch (error) {
+    if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
+    value = undefined;
+  }
+  sources.delete(file);
+  if (sources.size >= MAX_SOURCES) sources.delete(sources.keys().next().value!);
+  sources.set(file, { mtimeMs: st.mtimeMs, size: st.size, checkedAt: now, value });
+  return value;
 }
 
 function parseSummary(file: string, text: string, env: ParseEnvironment, analyse: AnalyseFile): ModuleSummary | undefined {

@@ -1,0 +1,170 @@
+/**
+ * The method a member call runs, so that its body can decide what the call is: `this.send()`
+ * inside a class, `api.create()` on an object literal or on an instance of a class written in the
+ * file (`const api = new Api()`), `Api.create()` on the class itself, and `service.create()` on an
+ * object imported from another file of the project (its default or named export: an instance of a
+ * class of that file, an object literal, a class's static method). Inheritance, reassigned names,
+ * computed members and re-exports are not followed: what cannot be resolved is no method, and the
+ * call stays what the rest of the classifier makes of it.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { isAbsolute } from 'node:path';
+import { constInitializer, enclosingFunction, isFunctionNode, lookupProperty, propertyKey, staticPropertyName, unwrap } from '../ast.js';
+import type { AnalysisContext } from '../library.js';
+import type { Node } from '../model.js';
+
+type Fn = TSESTree.FunctionLike;
+type Class = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+/** A method body and the file it is written in. */
+export interface MethodTarget {
+  readonly fn: Fn;
+  readonly ctx: AnalysisContext;
+}
+
+/** Another file of the project, parsed and ready to read (cached by the caller); undefined when it cannot be. */
+export type OpenModule = (specifier: string, fromFile: string) => AnalysisContext | undefined;
+
+/** What an expression holds, as far as calling a member of it goes. */
+type Holder =
+  | { readonly kind: 'class'; readonly cls: Class; readonly instance: boolean }
+  | { readonly kind: 'object'; readonly object: TSESTree.ObjectExpression };
+
+export interface MethodResolver {
+  /** The method `callee` (a member expression) runs, when it is written where the model can read it. */
+  methodOf(callee: Node): MethodTarget | undefined;
+}
+
+export function createMethodResolver(ctx: AnalysisContext, filename: string | undefined, open: OpenModule | undefined): MethodResolver {
+  function methodOf(raw: Node): MethodTarget | undefined {
+    const callee = unwrap(raw);
+    if (callee.type !== T.MemberExpression) return undefined;
+    const name = propertyKey(callee, () => undefined);
+    if (name === undefined) return undefined;
+    const object = unwrap(callee.object);
+    if (object.type === T.ThisExpression) {
+      const holder = thisHolder(callee);
+      const fn = holder && memberFunction(holder, name, ctx);
+      return fn ? { fn, ctx } : undefined;
+    }
+    if (object.type !== T.Identifier) return undefined;
+    const local = holderOf(object, ctx);
+    if (local) {
+      const fn = memberFunction(local, name, ctx);
+      return fn ? { fn, ctx } : undefined;
+    }
+    return imported(object, name);
+  }
+
+  /** `service.create()` with `service` imported from a file of the project. */
+  function imported(object: TSESTree.Identifier, name: string): MethodTarget | undefined {
+    if (!open || !filename || !isAbsolute(filename)) return undefined;
+    const ref = ctx.imports.resolve(object);
+    if (!ref) return undefined;
+    const exported = ref.path === 'module' ? 'default' : ref.path;
+    if (exported.includes('.')) return undefined;
+    const other = open(ref.module, filename);
+    const value = other && exportedValue(other, exported);
+    const holder = value && holderOfExpression(value, other);
+    const fn = holder && memberFunction(holder, name, other);
+    return fn ? { fn, ctx: other } : undefined;
+  }
+
+  return { methodOf };
+}
+
+/** The class `this` is inside a method (or a class field's arrow) of, and whether it is an instance. */
+function thisHolder(node: Node): Holder | undefined {
+  // Arrows keep the `this` of the function around them.
+  let fn = enclosingFunction(node);
+  while (fn?.type === T.ArrowFunctionExpression && fn.parent?.type !== T.PropertyDefinition) fn = enclosingFunction(fn);
+  const member = fn?.parent;
+  if (!fn || (member?.type !== T.MethodDefinition && member?.type !== T.PropertyDefinition) || member.value !== fn) return undefined;
+  const cls = member.parent?.parent;
+  if (cls?.type !== T.ClassDeclaration && cls?.type !== T.ClassExpression) return undefined;
+  return { kind: 'class', cls, instance: !member.static };
+}
+
+/** What a name of this file holds: a class, an instance of one, an object literal. */
+function holderOf(id: TSESTree.Identifier, ctx: AnalysisContext): Holder | undefined {
+  const variable = ctx.evaluator.variableOf(id);
+  if (!variable || variable.defs.length !== 1) return undefined;
+  const def = variable.defs[0]!;
+  if (def.type === 'ClassName') return { kind: 'class', cls: def.node as Class, instance: false };
+  if (def.type !== 'Variable' || variable.references.some((r) => r.isWrite() && !r.init)) return undefined;
+  const init = constInitializer(variable);
+  return init ? holderOfExpression(init, ctx) : undefined;
+}
+
+function holderOfExpression(raw: Node, ctx: AnalysisContext): Holder | undefined {
+  const node = unwrap(raw);
+  switch (node.type) {
+    case T.ObjectExpression:
+      return { kind: 'object', object: node };
+    case T.ClassDeclaration:
+    case T.ClassExpression:
+      return { kind: 'class', cls: node, instance: false };
+    case T.NewExpression: {
+      const callee = unwrap(node.callee);
+      if (callee.type === T.ClassExpression) return { kind: 'class', cls: callee, instance: true };
+      const cls = callee.type === T.Identifier ? holderOf(callee, ctx) : undefined;
+      return cls?.kind === 'class' && !cls.instance ? { kind: 'class', cls: cls.cls, instance: true } : undefined;
+    }
+    case T.Identifier:
+      return holderOf(node, ctx);
+    default:
+      return undefined;
+  }
+}
+
+/** The function a member of a class or object literal is, when written there with a body. */
+function memberFunction(holder: Holder, name: string, ctx: AnalysisContext): Fn | undefined {
+  if (holder.kind === 'object') {
+    const found = lookupProperty(holder.object, name, (n) => ctx.evaluator.scopeOf(n));
+    if (found.state !== 'present') return undefined;
+    const value = unwrap(found.value);
+    return isFunctionNode(value) && value.body ? value : undefined;
+  }
+  for (const m of holder.cls.body.body) {
+    if ((m.type !== T.MethodDefinition && m.type !== T.PropertyDefinition) || m.static === holder.instance) continue;
+    if (m.type === T.MethodDefinition && m.kind !== 'method') continue;
+    if (staticPropertyName(m) !== name) continue;
+    const value = m.value && unwrap(m.value);
+    return isFunctionNode(value) && value.body ? value : undefined;
+  }
+  return undefined;
+}
+
+/** The expression a file exports under `name` (`default` included), in ES module or CommonJS form. */
+function exportedValue(ctx: AnalysisContext, name: string): Node | undefined {
+  for (const st of ctx.sourceCode.ast.body) {
+    if (st.type === T.ExportDefaultDeclaration) {
+      if (name === 'default') return st.declaration as Node;
+    } else if (st.type === T.ExportNamedDeclaration && !st.source) {
+      const d = st.declaration;
+      if (d?.type === T.ClassDeclaration && d.id?.name === name) return d;
+      if (d?.type === T.VariableDeclaration) {
+        for (const v of d.declarations) if (v.id.type === T.Identifier && v.id.name === name && v.init) return v.init;
+      }
+      for (const s of st.specifiers) {
+        const exported = s.exported.type === T.Identifier ? s.exported.name : s.exported.value;
+        if (s.type === T.ExportSpecifier && exported === name && s.local.type === T.Identifier) return s.local;
+      }
+    } else if (st.type === T.ExpressionStatement && st.expression.type === T.AssignmentExpression && st.expression.operator === '=') {
+      const left = unwrap(st.expression.left);
+      if (left.type !== T.MemberExpression || left.computed) continue;
+      const target = unwrap(left.object).type === T.Identifier && (unwrap(left.object) as TSESTree.Identifier).name === 'module' ? 'default' : propertyKey(left, () => undefined);
+      if (target === name && (target === 'default' ? (left.property as TSESTree.Identifier).name === 'exports' : isExportsObject(left.object))) return st.expression.right;
+    }
+  }
+  return undefined;
+}
+
+/** `exports` or `module.exports`. */
+function isExportsObject(raw: Node): boolean {
+  const n = unwrap(raw);
+  if (n.type === T.Identifier) return n.name === 'exports';
+  return n.type === T.MemberExpression && !n.computed && unwrap(n.object).type === T.Identifier &&
+    (unwrap(n.object) as TSESTree.Identifier).name === 'module' && n.property.type === T.Identifier && n.property.name === 'exports';
+}
