@@ -31,6 +31,8 @@ const BENCHES = [
   // Needs a codebase supplied through SAFE_RETRY_ONESHOT_DIR (see bench/oneshot.js); says so when there is none.
   { title: 'One-shot CLI cost on a real codebase (bench/oneshot.js)', file: 'bench/oneshot.js' },
   { title: 'Per-keystroke cost in the editor (bench/editor.js)', file: 'bench/editor.js' },
+  // Needs a second built checkout through SAFE_RETRY_BASELINE_DIR (see bench/builds.js); says so when there is none.
+  { title: 'This build against another build (bench/builds.js)', file: 'bench/builds.js' },
   { title: 'Runtime: success path and retry storms (bench/runtime/index.js)', file: 'bench/runtime/index.js' },
   // The queue benchmark reads its size from the environment.
   { title: 'Task queue throughput (bench/queue/index.js)', file: 'bench/queue/index.js', env: quick ? { BENCH_N: '1000', BENCH_REPS: '2' } : {} },
