@@ -344,3 +344,124 @@ describe('hand-written retries around discord.js receivers known by their declar
     expect(writes).toEqual(["reply!.editReply({ content: 'ok' })"]);
   });
 });
+
+describe('hand-written recursion through Bluebird chains', () => {
+  it('reads the counter passed on as the resolved value of Promise.resolve(n + 1).delay(ms).then(f)', () => {
+    const code = `
+      const Promise = require('bluebird');
+      module.exports = (opAsync) => (...args) => {
+        const tryOp = (counter = 0) => opAsync(...args).catch((err) => {
+          if (counter > 5) throw err;
+          return Promise.resolve(counter + 1).delay(250).then(tryOp);
+        });
+        return tryOp();
+      };
+    `;
+    const site = one(code, { js: true });
+    expect(site).toMatchObject({ label: 'recursive tryOp()', attempts: 7, growth: 'constant', initialMs: 250, jitter: false, filter: 'none' });
+    expect(rulesOf(lint(code, { js: true }))).toEqual(expect.arrayContaining(['max-retry-attempts', 'require-exponential-backoff', 'require-jitter']));
+  });
+
+  it("reads Bluebird's filtered catch(predicate, handler) as a retry with a filter it does not read", () => {
+    const code = `
+      const Promise = require('bluebird');
+      const isServerError = (e) => e.httpStatusCode === 500;
+      module.exports = (opAsync) => (...args) => {
+        const tryOp = (counter = 0) => opAsync(...args).catch(isServerError, (err) => {
+          if (counter > 5) throw err;
+          return Promise.resolve(counter + 1).delay(250).then(tryOp);
+        });
+        return tryOp();
+      };
+    `;
+    const site = one(code, { js: true });
+    expect(site).toMatchObject({ attempts: 7, filter: 'custom' });
+    expect(rulesOf(lint(code, { js: true }))).not.toContain('no-retry-on-client-error');
+  });
+
+  it('a chain that resolves to something else than the counter passes nothing on (unbounded stays unbounded)', () => {
+    const code = `
+      const Promise = require('bluebird');
+      module.exports = (opAsync) => {
+        const tryOp = (counter = 0) => opAsync().catch(() => Promise.resolve('again').then(tryOp));
+        return tryOp();
+      };
+    `;
+    expect(analyse(code, { js: true }).filter((s) => s.library === 'hand-written').every((s) => s.attempts !== 7)).toBe(true);
+  });
+});
+
+describe('hand-written waits through a method of the same class', () => {
+  it('reads `await this.timer(s)` whose body is a setTimeout promise, with a field the loop never changes (constant)', () => {
+    const code = `
+      class ApiCall {
+        private readonly retryIntervalSeconds: number;
+        private readonly numRetries: number;
+        constructor(config: { retryIntervalSeconds: number; numRetries: number }) {
+          this.retryIntervalSeconds = config.retryIntervalSeconds;
+          this.numRetries = config.numRetries;
+        }
+        async perform(url: string) {
+          for (let n = 1; n <= this.numRetries + 1; n++) {
+            try {
+              return await fetch(url);
+            } catch (error) {
+              if (n > this.numRetries) throw error;
+              await this.timer(this.retryIntervalSeconds);
+            }
+          }
+        }
+        async timer(seconds: number): Promise<void> {
+          return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        }
+      }
+    `;
+    expect(one(code)).toMatchObject({ growth: 'constant', jitter: false });
+    expect(rulesOf(lint(code))).toEqual(expect.arrayContaining(['require-exponential-backoff', 'require-jitter']));
+  });
+
+  it('reads a growing argument through the method as exponential (fine with jitter)', () => {
+    const code = `
+      class Client {
+        async send(url: string) {
+          for (let attempt = 0; attempt < 4; attempt++) {
+            try {
+              return await fetch(url);
+            } catch (error) {
+              if (attempt === 3) throw error;
+              await this.pause(2 ** attempt * 200 * (0.5 + Math.random()));
+            }
+          }
+        }
+        pause(ms: number) {
+          return new Promise((resolve) => setTimeout(resolve, ms));
+        }
+      }
+    `;
+    expect(one(code)).toMatchObject({ growth: 'exponential', jitter: true, attempts: 4 });
+    const rules = rulesOf(lint(code));
+    expect(rules).not.toContain('require-exponential-backoff');
+    expect(rules).not.toContain('require-jitter');
+  });
+
+  it('a method that is no sleep leaves the wait unknown (no backoff finding)', () => {
+    const code = `
+      class Client {
+        async send(url: string) {
+          for (let attempt = 0; attempt < 4; attempt++) {
+            try {
+              return await fetch(url);
+            } catch (error) {
+              if (attempt === 3) throw error;
+              await this.refreshToken(attempt);
+            }
+          }
+        }
+        async refreshToken(n: number) { this.token = await getToken(n); }
+      }
+    `;
+    const rules = rulesOf(lint(code));
+    expect(rules).not.toContain('require-exponential-backoff');
+    expect(rules).not.toContain('require-jitter');
+  });
+});

@@ -86,8 +86,28 @@ function selfCall(hw: HandWritten, ref: Node): { call: TSESTree.CallExpression; 
     return { call: parent, args: parent.arguments.slice(2) as Node[], sleeps: [plainSleep(ms ?? parent, ms, parent)] };
   }
   if (methodName(parent) === 'then') {
-    const s = sleepOf(hw, (unwrap(parent.callee) as TSESTree.MemberExpression).object);
-    return { call: parent, args: [], sleeps: s ? [s] : [] };
+    const object = (unwrap(parent.callee) as TSESTree.MemberExpression).object;
+    const s = sleepOf(hw, object);
+    // `Promise.resolve(n + 1).delay(ms).then(f)`: the value the chain resolves to is f's argument.
+    const passed = resolvedValue(object);
+    return { call: parent, args: passed ? [passed] : [], sleeps: s ? [s] : [] };
+  }
+  return undefined;
+}
+
+/**
+ * The value a promise chain resolves to when it starts from `Promise.resolve(v)` and goes on only
+ * through steps that pass the value on (Bluebird's `.delay(ms)`, `.tap(fn)`).
+ */
+function resolvedValue(chain: Node): Node | undefined {
+  let n = unwrap(chain);
+  for (let depth = 0; depth < 8 && n.type === T.CallExpression; depth++) {
+    const m = methodName(n);
+    const callee = unwrap(n.callee);
+    if (callee.type !== T.MemberExpression) return undefined;
+    if (m === 'resolve' && n.arguments.length === 1 && n.arguments[0]!.type !== T.SpreadElement) return n.arguments[0];
+    if (m !== 'delay' && m !== 'tap') return undefined;
+    n = unwrap(callee.object);
   }
   return undefined;
 }
@@ -105,6 +125,8 @@ interface FailurePath {
    * helper that may sleep): without a sleep, the wait is unknown, not "none", as in loops.
    */
   opaque?: TSESTree.AwaitExpression;
+  /** Bluebird's filtered catch, `.catch(isTransient, handler)`: predicates that choose what is retried. */
+  predicates?: Node[];
 }
 
 function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable: Variable | undefined): RetrySite | undefined {
@@ -136,7 +158,10 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable
   const sleeps = [...path.sleeps, ...sleepsBefore(hw, fn, operation, path.sleeps)];
   const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(sleeps, path.opaque), opPos: operation.range[0] };
   const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
-  return buildSite(hw, shape, { node: fn, reportNode, label: `recursive ${name}()` });
+  const built = buildSite(hw, shape, { node: fn, reportNode, label: `recursive ${name}()` });
+  // A filtered catch retries only what its predicates accept, which is not read: a filter, unknown.
+  const predicate = path.predicates?.[0];
+  return predicate && built.errorFilter.kind === 'none' ? { ...built, errorFilter: { kind: 'custom', clientErrors: [], node: predicate } } : built;
 }
 
 const ERROR_PARAMETER = /^(?:err|error|e|ex|er|exc)$/i;
@@ -197,7 +222,9 @@ function callbackStep(hw: HandWritten, x: TSESTree.ArrowFunctionExpression | TSE
     if (root) path.roots.add(root);
     path.operation = operation;
   };
-  if (((m === 'catch' && c.arguments[0] === x) || (m === 'then' && c.arguments[1] === x)) && object) {
+  const last = c.arguments.length - 1;
+  if (((m === 'catch' && c.arguments[last] === x) || (m === 'then' && c.arguments[1] === x)) && object) {
+    if (!path.failure && m === 'catch' && last > 0) path.predicates = c.arguments.slice(0, last) as Node[];
     follows('promise', paramVar(x.params[0], x), chainRoot(object));
   } else if (m === 'then' && c.arguments[0] === x && object) {
     const s = sleepOf(hw, object);

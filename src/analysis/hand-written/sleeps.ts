@@ -54,6 +54,12 @@ export function sleepOf(hw: HandWritten, raw: Node, depth = 0): Sleep | undefine
     const object = unwrap((callee as TSESTree.MemberExpression).object);
     // Native promises have no `delay`: `Promise.delay(ms)` is Bluebird's.
     if (method === 'delay' && object.type === T.Identifier && object.name === 'Promise') return plain(first);
+    // `await this.timer(s)`: a method of the same class whose body is a sleep, followed like a local helper.
+    const own = object.type === T.ThisExpression ? classMethod(expr, method) : undefined;
+    if (own) {
+      const inner = sleepInBody(hw, own, depth);
+      if (inner) return { node: first ?? expr, expr: inner.expr, frames: [{ fn: own, args }, ...inner.frames], pos: expr.range[0] };
+    }
     return SLEEP_NAME.test(method) ? namedSleep(method, expr, first) : undefined;
   }
   if (callee.type !== T.Identifier) return undefined;
@@ -64,6 +70,18 @@ export function sleepOf(hw: HandWritten, raw: Node, depth = 0): Sleep | undefine
   }
   if (ref && ref.path !== 'default' && ref.path !== 'module' && !SLEEP_NAME.test(ref.path.split('.').pop() ?? '') && !SLEEP_NAME.test(callee.name)) return undefined;
   return SLEEP_NAME.test(callee.name) ? namedSleep(callee.name, expr, first) : undefined;
+}
+
+/** The method `name` of the class whose code `at` is in (instance methods only, not getters). */
+function classMethod(at: Node, name: string): Fn | undefined {
+  let p: Node | undefined = at.parent;
+  while (p && p.type !== T.ClassBody) p = p.parent;
+  if (!p) return undefined;
+  for (const m of p.body) {
+    if (m.type !== T.MethodDefinition || m.static || m.computed || m.kind !== 'method') continue;
+    if (m.key.type === T.Identifier && m.key.name === name) return m.value;
+  }
+  return undefined;
 }
 
 /** `new Promise((resolve) => setTimeout(resolve, ms))`. */
