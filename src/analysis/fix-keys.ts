@@ -16,6 +16,8 @@ import { nameInUse } from './fix-imports.js';
 import { localReference } from './libraries/generic-helpers.js';
 
 const KEY = 'idempotencyKey';
+/** The name a suggested key goes by (a variable, or the runtime's attempt context's property). */
+export const KEY_NAME = KEY;
 const HEADER = `'Idempotency-Key': ${KEY}`;
 
 export function idempotencyKeyEdits(site: RetrySite, op: Operation, httpCalls: readonly HttpCall[], ctx: AnalysisContext): OptionEdit[] | undefined {
@@ -23,6 +25,20 @@ export function idempotencyKeyEdits(site: RetrySite, op: Operation, httpCalls: r
   const send = sendKey(op, httpCalls.find((c) => c.node === op.node)?.client ?? clientModule(op, ctx), ctx);
   const create = send && createKey(site, ctx);
   return send && create ? [...create, ...send] : undefined;
+}
+
+/**
+ * The request sending a key named `idempotencyKey` the way its client takes it, or undefined (the
+ * runtime migration's `policy.write`, whose function receives the key under that name).
+ */
+export function keySendingEdits(op: Operation, httpCalls: readonly HttpCall[], ctx: AnalysisContext): OptionEdit[] | undefined {
+  if (nameInUse(ctx, KEY)) return undefined;
+  return sendKey(op, httpCalls.find((c) => c.node === op.node)?.client ?? clientModule(op, ctx), ctx);
+}
+
+/** How the file calls `randomUUID`: its own import from node:crypto, or the global `crypto`. */
+export function uuidCallee(ctx: AnalysisContext): string | undefined {
+  return localReference(ctx, ['crypto', 'node:crypto'], 'randomUUID') ?? (nameInUse(ctx, 'crypto') ? undefined : 'crypto.randomUUID');
 }
 
 /** Where the request takes the key. */
@@ -94,7 +110,7 @@ function addProperty(node: TSESTree.Node, name: string, value: string | undefine
  * is no call to tie the key to: nothing is offered.
  */
 function createKey(site: RetrySite, ctx: AnalysisContext): OptionEdit[] | undefined {
-  const uuid = localReference(ctx, ['crypto', 'node:crypto'], 'randomUUID') ?? (nameInUse(ctx, 'crypto') ? undefined : 'crypto.randomUUID');
+  const uuid = uuidCallee(ctx);
   if (!uuid) return undefined;
   const declaration = `const ${KEY} = ${uuid}();`;
   let node: TSESTree.Node = site.node;

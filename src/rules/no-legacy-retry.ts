@@ -41,7 +41,7 @@ export default createRule<Options, MessageIds>({
     messages: {
       legacyModule:
         "'{{module}}' is a standalone retry helper: it does not compose with a circuit breaker, its metrics are wired by hand and its config lives in code (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker{{migration}}.",
-      migrate: "Migrate every call in this file to eslint-plugin-safe-retry/runtime's createRetryPolicy(...).read(fn) ({{edit}}).",
+      migrate: "Migrate every call in this file to eslint-plugin-safe-retry/runtime's createRetryPolicy(...).read(fn), a write to .write({ idempotencyKey }, fn) ({{edit}}).",
       legacyExport:
         "'{{name}}' from '{{module}}' is a legacy retry helper (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker{{hint}}.",
     },

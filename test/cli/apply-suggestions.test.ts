@@ -38,7 +38,7 @@ const LOAD_TS = [
 const PAY_JS = [
   "const retry = require('async-retry');",
   "const axios = require('axios');",
-  "exports.pay = (body) => retry(() => axios.post('/payments', body), { retries: 2 });",
+  "exports.pay = (body) => retry(() => axios.post('/payments', body), { retries: 2, onRetry: (e) => console.warn(e) });",
   '',
 ].join('\n');
 
@@ -54,7 +54,7 @@ describe('safe-retry-check --apply-suggestions', () => {
       'export const team = (id: string) => createRetryPolicy({ maxAttempts: 2 }).read(async () => (await axios.get(`/teams/${id}`)).data);',
       '',
     ].join('\n'));
-    // A retried write has no automatic migration: untouched, and still reported with the reason.
+    // An option with no equivalent (onRetry): untouched, and still reported with the reason.
     expect(readFileSync(path.join(root, 'src/pay.js'), 'utf8')).toBe(PAY_JS);
     expect(stderr).toContain('src/load.ts: 1 applied (line 1)');
     expect(stderr).toContain('applied 1 suggestion of no-legacy-retry in 1 file');

@@ -63,11 +63,99 @@ run('no-legacy-retry', rule, {
       }],
     },
     {
-      // A write needs a key only the code can choose.
+      // A write goes to policy.write with a key created once per call, sent the way axios takes it.
       code: `import retry from 'async-retry';\nimport axios from 'axios';\nexport const order = (body: unknown) => retry(() => axios.post('/orders', body), { retries: 2 });`,
       errors: [{
+        messageId: 'legacyModule', data: { module: 'async-retry', migration: '' },
+        suggestions: [{
+          messageId: 'migrate', data: { edit: 'retry() -> createRetryPolicy().write(), import from eslint-plugin-safe-retry/runtime' },
+          output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nimport axios from 'axios';\nexport const order = (body: unknown) => createRetryPolicy({ maxAttempts: 3 }).write({ idempotencyKey: crypto.randomUUID() }, ({ idempotencyKey }) => axios.post('/orders', body, { headers: { 'Idempotency-Key': idempotencyKey } }));`,
+        }],
+      }],
+    },
+    {
+      // fetch: the header joins the request's init.
+      code: `import pRetry from 'p-retry';\nexport const pay = (order: { id: string }) => pRetry(() => fetch('/api/payments', { method: 'POST', body: JSON.stringify(order) }), { retries: 1 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nexport const pay = (order: { id: string }) => createRetryPolicy({ maxAttempts: 2 }).write({ idempotencyKey: crypto.randomUUID() }, ({ idempotencyKey }) => fetch('/api/payments', { method: 'POST', body: JSON.stringify(order), headers: { 'Idempotency-Key': idempotencyKey } }));` }],
+      }],
+    },
+    {
+      // A key the code already sends, the same on every attempt, becomes the policy's key.
+      code: `import pRetry from 'p-retry';\nimport Stripe from 'stripe';\nconst stripe = new Stripe('sk', { maxNetworkRetries: 0 });\nexport const refund = (id: string, key: string) => pRetry(() => stripe.refunds.create({ charge: id }, { idempotencyKey: key }), { retries: 2 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nimport Stripe from 'stripe';\nconst stripe = new Stripe('sk', { maxNetworkRetries: 0 });\nexport const refund = (id: string, key: string) => createRetryPolicy({ maxAttempts: 3 }).write({ idempotencyKey: key }, () => stripe.refunds.create({ charge: id }, { idempotencyKey: key }));` }],
+      }],
+    },
+    {
+      // Stripe without a key: the request option carries the policy's.
+      code: `import retry from 'async-retry';\nimport Stripe from 'stripe';\nconst stripe = new Stripe('sk', { maxNetworkRetries: 0 });\nexport const charge = (amount: number) => retry(() => stripe.charges.create({ amount, currency: 'eur' }), { retries: 2 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nimport Stripe from 'stripe';\nconst stripe = new Stripe('sk', { maxNetworkRetries: 0 });\nexport const charge = (amount: number) => createRetryPolicy({ maxAttempts: 3 }).write({ idempotencyKey: crypto.randomUUID() }, ({ idempotencyKey }) => stripe.charges.create({ amount, currency: 'eur' }, { idempotencyKey }));` }],
+      }],
+    },
+    {
+      // A write whose client takes no key the plugin knows: the code chooses.
+      code: `import retry from 'async-retry';\nimport OpenAI from 'openai';\nconst openai = new OpenAI({ maxRetries: 0 });\nexport const complete = (prompt: string) => retry(() => openai.completions.create({ model: 'x', prompt }), { retries: 2 });`,
+      errors: [{
         messageId: 'legacyModule', suggestions: [],
-        data: { module: 'async-retry', migration: '; no automatic migration here: the call on line 3 repeats a write, which needs an idempotency key only the code can choose (policy.write)' },
+        data: { module: 'async-retry', migration: '; no automatic migration here: the call on line 4 repeats a write, which needs an idempotency key only the code can choose (policy.write)' },
+      }],
+    },
+    {
+      // async-retry's bail(new Error(...)) before a return: the runtime does not retry that error.
+      code: `const retry = require('async-retry');\nmodule.exports = (url) => retry(async (bail) => {\n  const res = await fetch(url);\n  if (res.status === 403) { bail(new Error('forbidden')); return; }\n  return res.json();\n}, { retries: 2 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `const { createRetryPolicy } = require('eslint-plugin-safe-retry/runtime');\nmodule.exports = (url) => createRetryPolicy({ maxAttempts: 3 }).read(async () => {\n  const res = await fetch(url);\n  if (res.status === 403) { throw new Error('forbidden'); }\n  return res.json();\n});` }],
+      }],
+    },
+    {
+      // bail handed the caught error: the runtime might retry it, so no migration.
+      code: `const retry = require('async-retry');\nmodule.exports = (url) => retry(async (bail) => { try { return await fetch(url); } catch (e) { bail(e); } }, { retries: 2 });`,
+      errors: [{
+        messageId: 'legacyModule', suggestions: [],
+        data: { module: 'async-retry', migration: "; no automatic migration here: the retried function calls async-retry's bail other than as bail(new Error(...)) before a return (line 2)" },
+      }],
+    },
+    {
+      // exponential-backoff: numOfAttempts counts calls; jitter goes (the runtime always jitters).
+      code: `import { backOff } from 'exponential-backoff';\nexport const load = (url: string) => backOff(() => fetch(url), { numOfAttempts: 3, startingDelay: 500, timeMultiple: 3, jitter: 'none' });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', data: { edit: 'backOff() -> createRetryPolicy().read(), import from eslint-plugin-safe-retry/runtime' }, output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nexport const load = (url: string) => createRetryPolicy({ maxAttempts: 3, initialDelayMs: 500, multiplier: 3 }).read(() => fetch(url));` }],
+      }],
+    },
+    {
+      // exponential-backoff: delayFirstAttempt: true has no equivalent.
+      code: `import { backOff } from 'exponential-backoff';\nexport const load = (url: string) => backOff(() => fetch(url), { delayFirstAttempt: true });`,
+      errors: [{ messageId: 'legacyModule', suggestions: [], data: { module: 'exponential-backoff', migration: '; no automatic migration here: delayFirstAttempt: true has no equivalent in createRetryPolicy (line 2)' } }],
+    },
+    {
+      // ts-retry-promise: retries counts retries, a named backoff goes, timeout is the deadline.
+      code: `import { retry } from 'ts-retry-promise';\nexport const load = (url: string) => retry(() => fetch(url), { retries: 2, delay: 300, backoff: 'FIXED', timeout: 4000 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nexport const load = (url: string) => createRetryPolicy({ maxAttempts: 3, initialDelayMs: 300, deadlineMs: 4000 }).read(() => fetch(url));` }],
+      }],
+    },
+    {
+      // bluebird-retry: max_tries counts calls, interval and backoff are the first wait and factor.
+      code: `const retry = require('bluebird-retry');\nexports.load = (url) => retry(() => fetch(url), { max_tries: 4, interval: 200, backoff: 2, max_interval: 1500 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `const { createRetryPolicy } = require('eslint-plugin-safe-retry/runtime');\nexports.load = (url) => createRetryPolicy({ maxAttempts: 4, initialDelayMs: 200, multiplier: 2, maxDelayMs: 1500 }).read(() => fetch(url));` }],
+      }],
+    },
+    {
+      // @lifeomic/attempt: maxAttempts 0 (no bound) is brought within the guide, timeout bounds each attempt.
+      code: `import { retry } from '@lifeomic/attempt';\nexport const load = (url: string) => retry(() => fetch(url), { maxAttempts: 0, delay: 200, factor: 2, jitter: true, timeout: 1000 });`,
+      errors: [{
+        messageId: 'legacyModule',
+        suggestions: [{ messageId: 'migrate', output: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nexport const load = (url: string) => createRetryPolicy({ maxAttempts: 5, initialDelayMs: 200, multiplier: 2, attemptTimeoutMs: 1000 }).read(() => fetch(url));` }],
       }],
     },
     {

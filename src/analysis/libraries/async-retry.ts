@@ -1,3 +1,4 @@
+import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, functionOf } from '../library.js';
@@ -7,7 +8,8 @@ import type { AnalysisContext } from '../library.js';
 import type { HttpCall } from '../operations/types.js';
 import { clientErrorTest, statusOfText } from '../fix-filters.js';
 import { nameInUse } from '../fix-imports.js';
-import { nodeRetryCall } from '../fix-migrate.js';
+import { applyWithin, nodeRetryCall, nodeRetryOptions, type Migration } from '../fix-migrate.js';
+import { findVariable, isFunctionNode } from '../ast.js';
 import { unwrap } from '../ast.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
 
@@ -24,10 +26,7 @@ export const asyncRetry: LibraryDescriptor = {
   fixes: {
     schedule: NODE_RETRY_SCHEDULE,
     clientErrors: bailOnClientErrors,
-    // `retry(() => ..., opts)`: a function that takes `bail` decides per error, which has no equivalent.
-    migrate: (site, ctx) => site.node.type === T.CallExpression && site.node.arguments.length <= 2
-      ? nodeRetryCall(site.node.arguments[0], site.node.arguments[1], ctx, 'async-retry')
-      : 'only retry(fn, options) calls are migrated',
+    migrate: asyncRetryMigration,
   },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
@@ -77,4 +76,49 @@ function bailOnClientErrors(site: RetrySite, ctx: AnalysisContext, httpCalls: re
   const wrapped = `{ try { ${body} } catch (error) { ${guard} throw error; } }`;
   const text = fn.type === T.ArrowFunctionExpression ? `async (bail) => ${wrapped}` : `async function${fn.id ? ` ${fn.id.name}` : ''}(bail) ${wrapped}`;
   return [{ path: [], range: fn.range, text, label: 'bail(error) on 4xx' }];
+}
+
+/**
+ * `retry(fn, options)` on the runtime. A function that stops through `bail(new Error(...))` followed
+ * by `return` throws that error instead: the runtime does not retry an error it cannot classify
+ * (no status, not a network error or timeout), which is what bail meant. Any other use of `bail`
+ * decides per error in a way the runtime has no word for.
+ */
+function asyncRetryMigration(site: RetrySite, ctx: AnalysisContext): Migration {
+  if (site.node.type !== T.CallExpression || site.node.arguments.length > 2) return 'only retry(fn, options) calls are migrated';
+  const [fnArg, optionsArg] = site.node.arguments;
+  const fn = fnArg && unwrap(fnArg);
+  if (!isFunctionNode(fn) || fn.params.length !== 1 || fn.params[0]!.type !== T.Identifier) return nodeRetryCall(fnArg, optionsArg, ctx, 'async-retry');
+  const rewritten = withoutBail(fn, fn.params[0]!, ctx);
+  if (typeof rewritten === 'string') return rewritten;
+  const options = nodeRetryOptions(optionsArg, ctx, false);
+  return typeof options === 'string' ? options : { fn: rewritten.fn, ...options };
+}
+
+/** The function's source with `bail(new Error(...)); return;` written `throw new Error(...);`, or why not. */
+function withoutBail(fn: TSESTree.FunctionLike, param: TSESTree.Identifier, ctx: AnalysisContext): { fn: string } | string {
+  const refuse = `the retried function calls async-retry's bail other than as bail(new Error(...)) before a return`;
+  const variable = ctx.sourceCode.getDeclaredVariables(fn).find((v) => v.name === param.name);
+  if (!variable) return refuse;
+  const edits: Array<{ range: readonly [number, number]; text: string }> = [];
+  for (const ref of variable.references) {
+    const call = ref.identifier.parent;
+    if (call?.type !== T.CallExpression || call.callee !== ref.identifier || call.arguments.length !== 1) return refuse;
+    const error = call.arguments[0]!;
+    const ctor = error.type === T.NewExpression ? unwrap(error.callee) : undefined;
+    if (ctor?.type !== T.Identifier || ctor.name !== 'Error' || findVariable(ctx.sourceCode.getScope(ctor), 'Error')?.defs.length) return refuse;
+    const thrown = `throw ${ctx.sourceCode.getText(error)};`;
+    const statement = call.parent;
+    if (statement?.type === T.ReturnStatement) { edits.push({ range: statement.range, text: thrown }); continue; }
+    if (statement?.type !== T.ExpressionStatement) return refuse;
+    const block = statement.parent;
+    const body = block?.type === T.BlockStatement ? block.body : undefined;
+    const next = body?.[body.indexOf(statement) + 1];
+    if (next?.type !== T.ReturnStatement || next.argument) return refuse;
+    edits.push({ range: [statement.range[0], next.range[1]], text: thrown });
+  }
+  // The parameter goes: `async (bail) =>` becomes `async () =>`, `async bail =>` too.
+  const before = ctx.sourceCode.getTokenBefore(param);
+  edits.push({ range: param.range, text: before?.value === '(' ? '' : '()' });
+  return { fn: applyWithin(ctx.sourceCode.getText(fn), fn.range[0], edits) };
 }

@@ -8,6 +8,7 @@ import { UNKNOWN, isKnown } from '../eval/values.js';
 import { usesPathInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+import { tableMigration } from '../fix-migrate.js';
 
 /** Suggestions in this library's words (fixes.ts reads this facet). */
 const BLUEBIRD_FIXES: LibraryFixes = {
@@ -16,6 +17,15 @@ const BLUEBIRD_FIXES: LibraryFixes = {
     initialMs: ['interval'],
     multiplier: ['backoff'],
     maxMs: ['max_interval'],
+  }),
+  // `retry(fn, options)` on the runtime: `timeout` is an overall deadline like the runtime's.
+  migrate: tableMigration('retry()', 'bluebird-retry', {
+    max_tries: { to: 'maxAttempts', counts: 'attempts' },
+    interval: { to: 'initialDelayMs' },
+    backoff: { to: 'multiplier' },
+    max_interval: { to: 'maxDelayMs' },
+    timeout: { to: 'deadlineMs' },
+    predicate: { to: 'filter' },
   }),
 };
 

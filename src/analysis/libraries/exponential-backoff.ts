@@ -6,6 +6,7 @@ import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js
 import { UNKNOWN, isKnown } from '../eval/values.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 import { keyedSchedule, type LibraryFixes } from '../fix-plan.js';
+import { tableMigration } from '../fix-migrate.js';
 
 /** Suggestions in this library's words (fixes.ts reads this facet). */
 const EXPONENTIAL_BACKOFF_FIXES: LibraryFixes = {
@@ -16,6 +17,16 @@ const EXPONENTIAL_BACKOFF_FIXES: LibraryFixes = {
     maxMs: ['maxDelay'],
     jitter: { path: ['jitter'], text: "'full'" },
     jitterBound: { factor: 1 },
+  }),
+  // `backOff(fn, options)` on the runtime: the runtime always grows and jitters its waits.
+  migrate: tableMigration('backOff()', 'exponential-backoff', {
+    numOfAttempts: { to: 'maxAttempts', counts: 'attempts' },
+    startingDelay: { to: 'initialDelayMs' },
+    timeMultiple: { to: 'multiplier' },
+    maxDelay: { to: 'maxDelayMs' },
+    jitter: { to: 'dropped', accepts: ['none', 'full'] },
+    delayFirstAttempt: { to: 'only', value: false },
+    retry: { to: 'filter' },
   }),
 };
 

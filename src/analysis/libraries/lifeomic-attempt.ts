@@ -1,5 +1,6 @@
 import type { LibraryDescriptor } from '../library.js';
 import { keyedSchedule } from '../fix-plan.js';
+import { tableMigration } from '../fix-migrate.js';
 import { argument, callOf } from '../library.js';
 import type { RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
@@ -40,6 +41,16 @@ export const lifeomicAttempt: LibraryDescriptor = {
       maxMs: ['maxDelay'],
       jitter: { path: ['jitter'], text: 'true' },
       jitterBound: { factor: 1 },
+    }),
+    // `retry(fn, options)` on the runtime: 0 means "none" for the cap and the per-attempt timeout,
+    // and "no bound" for maxAttempts (brought within the guide).
+    migrate: tableMigration('retry()', '@lifeomic/attempt', {
+      maxAttempts: { to: 'maxAttempts', counts: 'attempts', zeroIsUnbounded: true },
+      delay: { to: 'initialDelayMs' },
+      factor: { to: 'multiplier' },
+      maxDelay: { to: 'maxDelayMs', zeroIsNone: true },
+      jitter: { to: 'dropped', accepts: 'boolean' },
+      timeout: { to: 'attemptTimeoutMs', zeroIsNone: true },
     }),
   },
   find(uses, ctx) {

@@ -11,6 +11,7 @@ import { readDelayFunction, type DelayReading } from './delay-function.js';
 import { replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, orUnknown, site } from './shared.js';
 import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
+import { tableMigration } from '../fix-migrate.js';
 
 const MODULE = 'ts-retry-promise';
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -21,6 +22,16 @@ const TS_RETRY_PROMISE_FIXES: LibraryFixes = {
     attempts: { path: ['retries'], counts: 'retries' },
     deadlineMs: ['timeout'],
     delay: (body) => ({ path: ['backoff'], text: `(attempt) => ${body('attempt - 1')}` }),
+  }),
+  // `retry(fn, cfg)` on the runtime: a named backoff gives way to its growing, jittered waits;
+  // `timeout` is an overall deadline like the runtime's.
+  migrate: tableMigration('retry()', MODULE, {
+    retries: { to: 'maxAttempts', counts: 'retries' },
+    delay: { to: 'initialDelayMs' },
+    backoff: { to: 'dropped', accepts: ['FIXED', 'LINEAR', 'EXPONENTIAL'] },
+    maxBackOff: { to: 'maxDelayMs' },
+    timeout: { to: 'deadlineMs' },
+    retryIf: { to: 'filter' },
   }),
 };
 
