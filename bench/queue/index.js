@@ -7,7 +7,8 @@
 // duplicates (runs beyond one per task) and losses. Medians over BENCH_REPS repetitions.
 // Knobs: BENCH_N (5000), BENCH_REPS (5), BENCH_CONCURRENCY (10 per worker). Each scenario first
 // runs a discarded warm-up of min(N, 1000) tasks. BENCH_ONLY=sqlite,postgres,graphile,graphile-batched
-// picks systems, BENCH_WORKERS=1,4 worker counts.
+// picks systems, BENCH_WORKERS=1,4 worker counts, BENCH_THREADS=1 prints worker CPU per thread
+// (main, V8 helpers) for each repetition, BENCH_WORKER_ARGS node flags for the worker processes.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -98,7 +99,7 @@ const median = (xs) => {
 };
 
 function spawnWorker(config) {
-  const child = fork(WORKER, [], { env: { ...process.env, BENCH_WORKER: JSON.stringify(config) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(WORKER, [], { execArgv: process.env.BENCH_WORKER_ARGS ? process.env.BENCH_WORKER_ARGS.split(' ') : process.execArgv, env: { ...process.env, BENCH_WORKER: JSON.stringify(config) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const messages = [];
   const waiters = [];
   const progress = { ran: 0, onRan: () => undefined };
@@ -141,7 +142,7 @@ async function runOnce(scenario, env, n = N) {
   let enqueue;
   let remaining;
   let cleanup = async () => undefined;
-  const config = { system, concurrency: CONCURRENCY, batchSize: 50, pollIntervalMs: POLL_MS, batched: scenario.batched ?? false };
+  const config = { system, concurrency: CONCURRENCY, batchSize: 50, pollIntervalMs: POLL_MS, batched: scenario.batched ?? false, runtime: scenario.runtime };
 
   if (system === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'safe-retry-bench-'));
@@ -228,7 +229,10 @@ async function runOnce(scenario, env, n = N) {
   const us = (cpu) => (cpu.user + cpu.system) / n;
   const calls = {};
   for (const r of results) for (const [k, v] of Object.entries(r.calls ?? {})) calls[k] = (calls[k] ?? 0) + v;
+  const threads = {};
+  for (const r of results) for (const [k, v] of Object.entries(r.threads ?? {})) threads[k] = (threads[k] ?? 0) + (v * 1000) / n;
   return {
+    threads,
     calls,
     storeCallsPer100: (Object.values(calls).reduce((a, b) => a + b, 0) * 100) / n,
     // CPU microseconds per task: the worker processes (from ready to stop), the producer (enqueue
@@ -256,6 +260,14 @@ const scenarios = [
   { name: 'graphile-worker 0.17.3 (batched)', system: 'graphile', batched: true, workers: 1, id: 'graphile-b-1' },
   { name: 'graphile-worker 0.17.3 (batched)', system: 'graphile', batched: true, workers: 4, id: 'graphile-b-4' },
 ];
+// BENCH_COMPARE=<module URL of another build's runtime/index.js> adds rows whose worker processes
+// run that build (the producer stays on this one), interleaved with the others: a before/after
+// comparison in one run, under the same load.
+if (process.env.BENCH_COMPARE) {
+  for (const s of scenarios.filter((x) => x.system !== 'graphile')) {
+    scenarios.push({ ...s, name: `${s.name} (BENCH_COMPARE build)`, runtime: process.env.BENCH_COMPARE });
+  }
+}
 
 const pgEnv = await startPostgres();
 const admin = new pg.Client({ connectionString: `${pgEnv.base}/postgres` });
@@ -275,7 +287,8 @@ try {
     for (const s of chosen) {
       const res = await runOnce(s, env);
       reps.get(s).push(res);
-      console.error(`rep ${r + 1}: ${s.name} x${s.workers}: ${res.tasksPerSec.toFixed(0)} tasks/s, CPU µs/task workers ${res.cpuWorkers.toFixed(0)} producer ${res.cpuProducer.toFixed(0)} server ${res.cpuServer?.toFixed(0) ?? '-'}; store calls ${JSON.stringify(res.calls)}`);
+      console.error(`rep ${r + 1}: ${s.name} x${s.workers}: ${res.tasksPerSec.toFixed(0)} tasks/s, CPU µs/task workers ${res.cpuWorkers.toFixed(0)} producer ${res.cpuProducer.toFixed(0)} server ${res.cpuServer?.toFixed(0) ?? '-'}; store calls ${JSON.stringify(res.calls)}` +
+        (process.env.BENCH_THREADS ? `; worker threads µs/task ${Object.entries(res.threads).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}` : ''));
     }
   }
   for (const s of chosen) {

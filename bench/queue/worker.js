@@ -1,5 +1,6 @@
 // One benchmark worker process: runs either this project's queue or graphile-worker with a no-op
 // handler that notes (key, enqueue-to-start latency). Config in BENCH_WORKER (JSON).
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const cfg = JSON.parse(process.env.BENCH_WORKER);
@@ -28,7 +29,7 @@ if (cfg.system === 'graphile') {
   });
   stop = () => runner.stop();
 } else {
-  const runtime = await import(process.env.SAFE_RETRY_RUNTIME ?? new URL('../../dist/runtime/index.js', import.meta.url).href);
+  const runtime = await import(cfg.runtime ?? process.env.SAFE_RETRY_RUNTIME ?? new URL('../../dist/runtime/index.js', import.meta.url).href);
   let store;
   let pool;
   if (cfg.system === 'postgres') {
@@ -61,11 +62,31 @@ if (cfg.system === 'graphile') {
   };
 }
 
+/** CPU ms per thread name (main, V8 helpers, libuv pool) from /proc, for BENCH_THREADS. */
+function threadCpu() {
+  const out = {};
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const key = tid === String(process.pid) ? 'main' : name;
+      out[key] = (out[key] ?? 0) + (Number(f[11]) + Number(f[12])) * 10;
+    }
+  } catch {
+    // no /proc
+  }
+  return out;
+}
+
 process.on('message', async (msg) => {
   if (msg === 'stop') {
     await stop();
-    process.send({ type: 'done', keys, latencies, calls, cpu: process.cpuUsage(readyCpu) }, () => process.exit(0));
+    const threads = threadCpu();
+    for (const [k, v] of Object.entries(readyThreads)) threads[k] = (threads[k] ?? 0) - v;
+    process.send({ type: 'done', keys, latencies, calls, threads, cpu: process.cpuUsage(readyCpu) }, () => process.exit(0));
   }
 });
+const readyThreads = threadCpu();
 const readyCpu = process.cpuUsage();
 process.send({ type: 'ready' });
