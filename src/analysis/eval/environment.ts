@@ -8,7 +8,10 @@
  * destructuring or parameter defaults (`{ retries = 3 } = opts`) stand for an `x` that is not
  * known. It is ON where the code is read as it runs on its own (hand-written loops, delay
  * functions: the code's own default is what it does unless told otherwise) and OFF for static
- * option reading (an option value a caller can override is not a fact about this call).
+ * option reading (an option value a caller can override is not a fact about this call). One
+ * exception holds in both: a destructured parameter's default that no caller can override (a
+ * local, unexported function whose every call leaves the member out; functions.ts
+ * closedParameterDefault) is what the code does, so static reading uses it too.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { Variable } from '../ast.js';

@@ -9,6 +9,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall } from './calls.js';
+import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
 import {
   RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
@@ -281,9 +282,9 @@ export class Evaluator {
     const parent = name.parent;
     if (parent?.type === T.AssignmentPattern && parent.left === name) {
       const source = this.patternSource(parent, env, depth);
-      // `{ retries = 3 } = opts`: the default applies when the member is absent, or (by policy) when not known.
+      // `{ retries = 3 } = opts`: the default applies when the member is absent, or (by policy) when not known, or no caller can pass it.
       if (source.known) return source.value === undefined ? this.eval(parent.right, env, depth) : source.value;
-      return env.defaults ? this.eval(parent.right, env, depth) : UNKNOWN;
+      return env.defaults || closedParameterDefault(this.sourceCode, parent) ? this.eval(parent.right, env, depth) : UNKNOWN;
     }
     const source = this.patternSource(name, env, depth);
     return source.known ? source.value : this.orProbe(env);

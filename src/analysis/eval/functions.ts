@@ -83,3 +83,62 @@ export function evalReturn(ret: Returned, evaluate: (n: Node) => Value): Value {
   const b = toInterval(evalReturn(ret.else, evaluate));
   return a && b ? hull(a, b) : UNKNOWN;
 }
+
+/**
+ * A destructured parameter's default, `function f({ retries = 5 } = {})`, read as a fact only when
+ * it is what every call does: `f` is a function of this file that is not exported and used only as
+ * the callee of calls, and no call passes that member (each passes nothing there, or an object
+ * literal without the key and without a spread). Otherwise a caller may override it: unknown.
+ * Returns whether the default can be relied on.
+ */
+export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>, assignment: TSESTree.AssignmentPattern): boolean {
+  const prop = assignment.parent;
+  if (prop?.type !== T.Property || prop.value !== assignment || prop.computed) return false;
+  const key = prop.key.type === T.Identifier ? prop.key.name : prop.key.type === T.Literal ? String(prop.key.value) : undefined;
+  const pattern = prop.parent;
+  if (key === undefined || pattern?.type !== T.ObjectPattern) return false;
+  // The pattern is a parameter, itself or with a default (`{ retries = 5 } = {}`).
+  const param = pattern.parent?.type === T.AssignmentPattern && pattern.parent.left === pattern ? pattern.parent : pattern;
+  const fn = param.parent;
+  if (!fn || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return false;
+  const index = fn.params.indexOf(param as TSESTree.Parameter);
+  if (index < 0) return false;
+  const variable = functionVariable(sourceCode, fn);
+  if (!variable) return false;
+  for (const ref of variable.references) {
+    if (ref.init) continue;
+    const id = ref.identifier as Node;
+    const call = id.parent;
+    if (call?.type !== T.CallExpression || call.callee !== id) return false;
+    if (call.arguments.slice(0, index + 1).some((a) => a.type === T.SpreadElement)) return false;
+    const arg = call.arguments[index];
+    if (!arg) continue;
+    const object = unwrap(arg);
+    if (object.type !== T.ObjectExpression) return false;
+    for (const p of object.properties) {
+      if (p.type !== T.Property || p.computed) return false;
+      const k = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+      if (k === undefined || k === key) return false;
+    }
+  }
+  return true;
+}
+
+/** The variable a local, unexported function is bound to (its name, or the const it initialises). */
+function functionVariable(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn): Variable | undefined {
+  let holder: Node = fn;
+  if (fn.type !== T.FunctionDeclaration) {
+    const declarator = fn.parent;
+    if (declarator?.type !== T.VariableDeclarator || declarator.init !== fn || declarator.id.type !== T.Identifier) return undefined;
+    if (declarator.parent?.type !== T.VariableDeclaration || declarator.parent.kind !== 'const') return undefined;
+    holder = declarator.parent;
+  } else if (!fn.id) return undefined;
+  // `export function f` / `export const f = ...`: callers elsewhere may pass anything.
+  if (holder.parent?.type === T.ExportNamedDeclaration || holder.parent?.type === T.ExportDefaultDeclaration) return undefined;
+  try {
+    const declared = fn.type === T.FunctionDeclaration ? sourceCode.scopeManager?.getDeclaredVariables(fn) : sourceCode.scopeManager?.getDeclaredVariables(fn.parent!);
+    return declared?.find((v) => v.defs.length === 1);
+  } catch {
+    return undefined;
+  }
+}
