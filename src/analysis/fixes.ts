@@ -235,7 +235,8 @@ export function clientErrorSuggestion(
 ): Suggestion | undefined {
   // fetch code that throws its own error on `!res.ok`: that error made to carry the status first.
   const own = carryOwnStatus(httpCalls, model.context);
-  const edits = libraryFixesOf(site)?.clientErrors?.(site, model.context, own.calls);
+  const facet = libraryFixesOf(site)?.clientErrors;
+  const edits = facet ? facet(site, model.context, own.calls) : site.fixes?.clientErrors?.();
   return editsSuggestion(site, edits && [...own.edits, ...edits], model.context);
 }
 

@@ -73,6 +73,8 @@ export interface SiteFixes {
   attempts?(total: number): OptionEdit[] | undefined;
   exponential?(): OptionEdit[] | undefined;
   jitter?(): OptionEdit[] | undefined;
+  /** Stop retrying 4xx, for a site without a descriptor of its own (a Resilience4j YAML block). */
+  clientErrors?(): OptionEdit[] | undefined;
 }
 
 export type SiteKind = 'in-memory' | 'durable';

@@ -1,5 +1,6 @@
 import rule from '../../src/rules/no-retry-on-client-error.js';
 import { fileURLToPath } from 'node:url';
+import * as yamlParser from 'yaml-eslint-parser';
 import { run } from '../helpers/rule-tester.js';
 
 run('no-retry-on-client-error', rule, {
@@ -166,5 +167,66 @@ run('no-retry-on-client-error (HTTP calls in helpers and methods)', rule, {
     unfiltered(`import pRetry from 'p-retry';\nimport axios from 'axios';\nclass Api {\n  load(u) { return axios.get(u); }\n  run() { return pRetry(() => this.load('/x'), { retries: 2 }); }\n}`, 5, 'this.load()'),
     unfiltered(`import pRetry from 'p-retry';\nasync function load(u) {\n  const res = await fetch(u);\n  if (!res.ok) throw new Error(String(res.status));\n  return res.json();\n}\nawait pRetry(() => load('/x'), { retries: 2 });`, 7, 'load()'),
     unfiltered(`import pRetry from 'p-retry';\nimport users from './user-service';\nawait pRetry(() => users.list(), { retries: 2 });`, 3, 'users.list()', members),
+  ],
+});
+
+const yaml = { parser: yamlParser } as never;
+const IGNORE = 'org.springframework.web.client.HttpClientErrorException';
+const BLOCK = `resilience4j.retry.instances.sber:
+  max-attempts: 3
+  wait-duration: 500ms
+  enable-exponential-backoff: true
+  enable-randomized-wait: true
+`;
+
+run('no-retry-on-client-error (Resilience4j YAML: ignore-exceptions)', rule, {
+  valid: [
+    { code: `${BLOCK}  ignore-exceptions: ${IGNORE}\n`, filename: 'application.yml', languageOptions: yaml },
+  ],
+  invalid: [
+    {
+      // No list: one is added under the block.
+      code: BLOCK,
+      filename: 'application.yml',
+      languageOptions: yaml,
+      errors: [{
+        messageId: 'retriesEverything', line: 1,
+        suggestions: [{
+          messageId: 'stopOnClientErrors',
+          data: { edit: `ignore-exceptions: ${IGNORE} (RestTemplate, RestClient)` },
+          output: `${BLOCK.trimEnd()}\n  ignore-exceptions:\n    - ${IGNORE}\n`,
+        }],
+      }],
+    },
+    {
+      // A block list that stops no 4xx gains the entry; Exception retried is then neutralised.
+      code: `resilience4j:\n  retry:\n    instances:\n      sber:\n        retry-exceptions:\n          - java.lang.Exception\n        ignore-exceptions:\n          - java.io.FileNotFoundException\n`,
+      filename: 'application.yml',
+      languageOptions: yaml,
+      errors: [{
+        messageId: 'retriesClientError',
+        suggestions: [{ messageId: 'stopOnClientErrors', output: `resilience4j:\n  retry:\n    instances:\n      sber:\n        retry-exceptions:\n          - java.lang.Exception\n        ignore-exceptions:\n          - java.io.FileNotFoundException\n          - ${IGNORE}\n` }],
+      }],
+    },
+    {
+      // A flow list and a comma-separated one are extended in place.
+      code: `${BLOCK}  ignore-exceptions: [java.io.FileNotFoundException]\n`,
+      filename: 'application.yml',
+      languageOptions: yaml,
+      errors: [{ messageId: 'retriesEverything', suggestions: [{ messageId: 'stopOnClientErrors', output: `${BLOCK}  ignore-exceptions: [java.io.FileNotFoundException, ${IGNORE}]\n` }] }],
+    },
+    {
+      code: `${BLOCK}  ignore-exceptions: java.io.FileNotFoundException\n`,
+      filename: 'application.yml',
+      languageOptions: yaml,
+      errors: [{ messageId: 'retriesEverything', suggestions: [{ messageId: 'stopOnClientErrors', output: `${BLOCK}  ignore-exceptions: java.io.FileNotFoundException, ${IGNORE}\n` }] }],
+    },
+    {
+      // Written with dotted keys only: no nested block to add to, so the message says so.
+      code: `resilience4j.retry.instances.sber.max-attempts: 3\n`,
+      filename: 'application.yml',
+      languageOptions: yaml,
+      errors: [{ messageId: 'retriesEverything', data: { label: "Resilience4j retry instance 'sber'", noEdit: '; no edit of this site can be suggested safely, write the filter by hand' }, suggestions: [] }],
+    },
   ],
 });

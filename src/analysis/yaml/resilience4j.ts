@@ -11,7 +11,7 @@
  * (`application-prod.yml`) overrides a file the linter does not see: what it leaves out is unknown.
  */
 import type { TSESLint } from '@typescript-eslint/utils';
-import type { ClientErrorInclusion, ErrorFilter, Node, RetrySite } from '../model.js';
+import type { ClientErrorInclusion, ErrorFilter, Node, OptionEdit, RetrySite } from '../model.js';
 import { customSchedule } from '../schedule.js';
 import { UNKNOWN, type Maybe as AnalysisMaybe } from '../eval/values.js';
 import { site } from '../libraries/shared.js';
@@ -175,7 +175,59 @@ function siteOf(sourceCode: Readonly<TSESLint.SourceCode>, s: RetrySettings<Pos>
     // A config is a template: instances and the runtime registry use it, it calls nothing itself.
     implicit: block.group === 'configs',
     breaker: block.group === 'instances' ? breakers.get(block.name) : undefined,
+    fixes: { clientErrors: () => ignoreClientErrors(sourceCode, s) },
   });
+}
+
+/**
+ * RestTemplate's and RestClient's 4xx exception, the first family the message names: ignored
+ * exceptions are never retried, whatever retry-exceptions says (Resilience4j checks them first).
+ */
+const IGNORED_4XX = 'org.springframework.web.client.HttpClientErrorException';
+
+/**
+ * `ignore-exceptions` gains RestTemplate/RestClient's 4xx exception: appended to the list the block
+ * writes (block or flow sequence, or a comma-separated scalar), or added under the block's nested
+ * mapping. Dotted keys, an ignore list written in another document (a profile overlay) or in a
+ * base config, and anything else this edit cannot place in the block's own words get no edit.
+ */
+function ignoreClientErrors(sourceCode: Readonly<TSESLint.SourceCode>, s: RetrySettings<Pos>): OptionEdit[] | undefined {
+  const label = `ignore-exceptions: ${IGNORED_4XX} (RestTemplate, RestClient)`;
+  const ignore = s.block.props.get('ignoreexceptions');
+  // A list inherited from a base config would be replaced, not extended, by one written here.
+  if (!ignore && s.chain.blocks.some((b) => b !== s.block && b.props.has('ignoreexceptions'))) return undefined;
+  if (ignore) {
+    const items = Array.isArray(ignore.value) ? (ignore.value as readonly Item<Pos>[]) : undefined;
+    const last = items?.[items.length - 1];
+    if (!last) return undefined;
+    const entry = last.at.node as unknown as YNode;
+    const list = entry.parent;
+    if (last.offset !== undefined) {
+      // `ignore-exceptions: a, b` on one plain line.
+      return last.at.plain && entry.loc.start.line === entry.loc.end.line ? [{ path: [], range: [entry.range[1], entry.range[1]], text: `, ${IGNORED_4XX}`, label }] : undefined;
+    }
+    if (list?.type !== 'YAMLSequence') return undefined;
+    if ((list as unknown as { style?: string }).style === 'flow') return [{ path: [], range: [entry.range[1], entry.range[1]], text: `, ${IGNORED_4XX}`, label }];
+    const indent = ' '.repeat(list.loc.start.column);
+    return [{ path: [], range: [entry.range[1], entry.range[1]], text: `\n${indent}- ${IGNORED_4XX}`, label }];
+  }
+  // The block's own nested mapping, found through one of its properties written as a plain key.
+  for (const prop of s.block.props.values()) {
+    const pair = (prop.at.node as unknown as YNode).parent;
+    const mapping = pair?.parent;
+    const key = pair?.type === 'YAMLPair' ? (pair as unknown as { key?: YNode | null }).key : undefined;
+    if (!pair || !key || mapping?.type !== 'YAMLMapping' || (mapping as unknown as { style?: string }).style !== 'block') continue;
+    if (sourceCode.text.slice(key.range[0], key.range[1]).includes('.')) continue;
+    // The mapping is the block's own (`sber:` or `resilience4j.retry.instances.sber:`), not an anchor merged in.
+    const owner = (mapping.parent as unknown as { key?: YNode | null } | null | undefined)?.key;
+    const ownerText = owner ? sourceCode.text.slice(owner.range[0], owner.range[1]) : '';
+    if (ownerText !== s.block.name && !ownerText.endsWith(`.${s.block.name}`)) continue;
+    const pairs = (mapping as unknown as { pairs: YNode[] }).pairs;
+    const end = pairs[pairs.length - 1]!.range[1];
+    const indent = ' '.repeat(pair.loc.start.column);
+    return [{ path: [], range: [end, end], text: `\n${indent}ignore-exceptions:\n${indent}  - ${IGNORED_4XX}`, label }];
+  }
+  return undefined;
 }
 
 /** An item of a comma-separated plain scalar on one line gets its own squiggle; otherwise the scalar's. */
