@@ -19,6 +19,7 @@ import { declaredDescriptors, findWrapperSites, helpersOf, isFollowable, readMod
 import type { OpenModule } from './operations/members.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 import { findingNodes, type FindingNode } from './finding-node.js';
+import { findTypedOptionSites } from './typed-options.js';
 import { indexNodes, isLeftOutOfIndex, nodesByShortcut, nodesOfSkippedType } from './node-lookup.js';
 
 export type { RetrySite } from './model.js';
@@ -108,6 +109,12 @@ export function buildModel(
     sites.push(...findHandWrittenSites(context));
   } catch (error) {
     reportInternalError('hand-written', sourceCode, error);
+  }
+  try {
+    const typed = libraries.filter((l) => l.optionsType && l.modules.some((m) => imports.modules.has(m)));
+    if (typed.length) sites.push(...findTypedOptionSites(context, typed, sites));
+  } catch (error) {
+    reportInternalError('typed options', sourceCode, error);
   }
   try {
     const wrapped = findWrapperSites(context, sites, env, analyseImported);

@@ -70,6 +70,8 @@ export interface LibraryDescriptor {
   readonly legacy?: LegacyFacet;
   /** The library's client retries every request by itself when nothing configures it (read by `operations/layers.ts`). */
   readonly builtInRetry?: BuiltInRetryFacet;
+  /** The library's exported options types: a constant declared with one is a configuration of the library (read by `typed-options.ts`). */
+  readonly optionsType?: OptionsTypeFacet;
 
   /** How suggestions write this library's settings (read by `fixes.ts`): one place per library. */
   readonly fixes?: LibraryFixes;
@@ -165,6 +167,18 @@ export interface BuiltInRetryFacet {
    * library's `http` or `operations` facets need none.
    */
   matches?(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean;
+}
+
+/**
+ * Retry options written as a typed constant (`export const FAST: RetryOptions = { retries: 5 }`),
+ * often in a file of policies that calls no retry itself: judged where they are written, by the
+ * library's own reading of those options and its defaults.
+ */
+export interface OptionsTypeFacet {
+  /** Exported type names whose values are the library's retry options (`WrapOptions`, `Options`). */
+  readonly names: readonly string[];
+  /** The site's settings read from an options object of that type. */
+  read(view: OptionsView, ctx: AnalysisContext): Pick<RetrySite, 'attempts' | 'delay' | 'jitter' | 'deadlineMs' | 'errorFilter' | 'fixes'>;
 }
 
 /** What the breaker finder is asked: the site, the code it retries, and the calls of the file in a range. */

@@ -81,3 +81,50 @@ run('max-retry-attempts', rule, {
     },
   ],
 });
+
+// Retry options written as a typed constant (a file of policies that calls no retry itself) are
+// that library's configuration, judged where they are written.
+run('max-retry-attempts (typed option constants)', rule, {
+  valid: [
+    `import type { WrapOptions } from 'retry';\nexport const FAST: WrapOptions = { retries: 2, minTimeout: 500, randomize: true };`,
+    // Passed to a retry call of the same file: the call judges it, once.
+    `import pRetry, { type Options } from 'p-retry';\nconst policy: Options = { retries: 2 };\nawait pRetry(run, policy);`,
+    // A type of another library, or the project's own type of the same name: not retry options.
+    `import type { Options } from 'got';\nexport const o: Options = { retries: 9 };`,
+    `interface Options { retries: number }\nexport const o: Options = { retries: 9 };`,
+    // Reassignable, or not an object literal: not read.
+    `import type { WrapOptions } from 'retry';\nexport let slow: WrapOptions = { retries: 9 };`,
+    `import type { WrapOptions } from 'retry';\nexport const slow: WrapOptions = makeOptions();`,
+  ],
+  invalid: [
+    {
+      code: `import type { WrapOptions } from 'retry';\nexport const SLOW: WrapOptions = { retries: 9, factor: 2, randomize: true };`,
+      errors: [{
+        messageId: 'tooManyAttempts', line: 2, data: { label: 'SLOW (WrapOptions)', attempts: '10', max: '5' },
+        suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2, minTimeout: 500' }, output: `import type { WrapOptions } from 'retry';\nexport const SLOW: WrapOptions = { retries: 2, factor: 2, randomize: true, minTimeout: 500 };` }],
+      }],
+    },
+    {
+      // A type of the project's own extending the library's; retries left at node-retry's 10.
+      code: `import type { WrapOptions } from 'retry';\nexport interface RetryOptions extends WrapOptions {}\nexport const FAST: RetryOptions = { minTimeout: 0, maxTimeout: 1 };`,
+      errors: [{
+        messageId: 'tooManyAttempts', line: 3, column: 14, data: { label: 'FAST (WrapOptions)', attempts: '11', max: '5' },
+        suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2, minTimeout: 500, factor: 2, maxTimeout: 2000, randomize: true' }, output: `import type { WrapOptions } from 'retry';\nexport interface RetryOptions extends WrapOptions {}\nexport const FAST: RetryOptions = { minTimeout: 500, maxTimeout: 2000, retries: 2, factor: 2, randomize: true };` }],
+      }],
+    },
+    {
+      code: `import type { Options } from 'p-retry';\nexport const policy = { retries: 7, randomize: true } satisfies Options;`,
+      errors: [{
+        messageId: 'tooManyAttempts', line: 2,
+        suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2, minTimeout: 500' }, output: `import type { Options } from 'p-retry';\nexport const policy = { retries: 2, randomize: true, minTimeout: 500 } satisfies Options;` }],
+      }],
+    },
+    {
+      code: `import { type Options } from 'async-retry';\ntype Policy = Options;\nexport const policy: Policy = { retries: 6 };`,
+      errors: [{
+        messageId: 'tooManyAttempts', line: 3,
+        suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'retries: 2, minTimeout: 500' }, output: `import { type Options } from 'async-retry';\ntype Policy = Options;\nexport const policy: Policy = { retries: 2, minTimeout: 500 };` }],
+      }],
+    },
+  ],
+});

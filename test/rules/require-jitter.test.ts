@@ -148,3 +148,20 @@ run('require-jitter', rule, {
     },
   ],
 });
+
+run('require-jitter (typed option constants)', rule, {
+  valid: [
+    `import type { WrapOptions } from 'retry';\nexport const P: WrapOptions = { retries: 2, minTimeout: 500, randomize: true };`,
+    // async-retry randomises by default.
+    `import type { Options } from 'async-retry';\nexport const P: Options = { retries: 2, minTimeout: 500 };`,
+  ],
+  invalid: [
+    {
+      code: `import type { WrapOptions } from 'retry';\nexport const P: WrapOptions = { retries: 2, minTimeout: 500, factor: 2 };`,
+      errors: [{
+        messageId: 'noJitter', line: 2,
+        suggestions: [{ messageId: 'addJitter', data: { edit: 'randomize: true' }, output: `import type { WrapOptions } from 'retry';\nexport const P: WrapOptions = { retries: 2, minTimeout: 500, factor: 2, randomize: true };` }],
+      }],
+    },
+  ],
+});

@@ -28,6 +28,8 @@ export const asyncRetry: LibraryDescriptor = {
     clientErrors: bailOnClientErrors,
     migrate: asyncRetryMigration,
   },
+  // `const POLICY: WrapOptions = {...}`: the options read as the library reads them, filter unknown.
+  optionsType: { names: ['Options'], read: (view) => ({ ...readNodeRetryOptions(view, { ...NODE_RETRY_DEFAULTS, randomize: true }), errorFilter: customFilter() }) },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

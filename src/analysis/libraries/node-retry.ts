@@ -20,6 +20,8 @@ export const nodeRetry: LibraryDescriptor = {
     schedule: NODE_RETRY_SCHEDULE,
     migrate: () => 'retry.operation() drives attempts through callbacks (op.attempt, op.retry): rewrite it by hand',
   },
+  // `const POLICY: WrapOptions = {...}`: the options read as the library reads them, filter unknown.
+  optionsType: { names: ['OperationOptions', 'WrapOptions', 'TimeoutsOptions'], read: (view) => ({ ...readNodeRetryOptions(view, NODE_RETRY_DEFAULTS), errorFilter: customFilter() }) },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {

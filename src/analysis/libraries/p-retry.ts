@@ -16,6 +16,8 @@ export const pRetry: LibraryDescriptor = {
   legacy: { modules: ['p-retry'] },
   attemptParameter: { index: 0 },
   fixes: { schedule: NODE_RETRY_SCHEDULE, clientErrors: pRetryClientErrors, migrate: pRetryMigration },
+  // `const POLICY: WrapOptions = {...}`: the options read as the library reads them, filter unknown.
+  optionsType: { names: ['Options'], read: (view) => ({ ...readNodeRetryOptions(view, { ...NODE_RETRY_DEFAULTS, forever: true }), errorFilter: customFilter() }) },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
