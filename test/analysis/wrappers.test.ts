@@ -584,6 +584,28 @@ export async function sendEmail(to: string, subject: string, retries = 3) {
     expect(sites.map((s) => [s.label, s.attempts])).toEqual([['withRetry()', 7]]);
   });
 
+  it('follows tsconfig path aliases (nearest config, a relative extends chain, the longest prefix, comments in the JSON)', () => {
+    const at = project({
+      'tsconfig.base.json': `{
+        // the workspace's aliases
+        "compilerOptions": { "baseUrl": ".", "paths": { "@acme/http": ["libs/http/src/index.ts"], "@/*": ["apps/api/src/*"], "@/lib/*": ["apps/api/lib/*",], }, },
+      }`,
+      'apps/api/tsconfig.json': '{ "extends": "../../tsconfig.base.json", /* no paths of its own */ "compilerOptions": { "strict": true } }',
+      'libs/http/src/index.ts': HELPER_TS,
+      'apps/api/lib/retry.ts': HELPER_TS.replace('retries = 2', 'retries = 4'),
+      'apps/api/src/app.ts': '',
+    });
+    const { sites } = run(`
+      import { withRetry } from '@acme/http';
+      import { withRetry as local } from '@/lib/retry';
+      import { withRetry as missing } from '@/nowhere';
+      withRetry(() => api.get('/a'), { retries: 6 });
+      local(() => api.get('/b'));
+      missing(() => api.get('/c'), { retries: 6 });
+    `, { filename: at('apps/api/src/app.ts') });
+    expect(sites.map((s) => [s.label, s.attempts])).toEqual([['withRetry()', 7], ['local()', 5]]);
+  });
+
   it('parses an imported file once per version, and only for calls that pass a function', async () => {
     const at = project({ 'src/retry.ts': HELPER_TS, 'src/format.ts': 'export const format = (x: unknown) => String(x);\n' });
     const before = moduleCacheStats().parses;

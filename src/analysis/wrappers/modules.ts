@@ -15,6 +15,7 @@ import { SourceCode } from 'eslint';
 import type { AnalysisContext } from '../library.js';
 import { constInitializer, findVariable, staticPropertyName, unwrap } from '../ast.js';
 import type { WrapperHelper } from './inferred.js';
+import { clearPathAliases, resolvePathAlias } from './tsconfig-paths.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -73,6 +74,7 @@ export function clearModuleCache(): void {
   links.clear();
   entries.clear();
   sources.clear();
+  clearPathAliases();
 }
 
 /** Cache statistics, for tests of the per-keystroke cost. */
@@ -85,10 +87,11 @@ const BUILTINS: ReadonlySet<string> = new Set(builtinModules);
 export function isFollowable(specifier: string): boolean {
   if (specifier.startsWith('.') || specifier.startsWith('/')) return true;
   if (specifier.startsWith('node:') || BUILTINS.has(specifier)) return false;
-  return /^(?:@[\w.-]+\/)?[\w.-]+(?:\/.*)?$/.test(specifier);
+  // Package names, and the alias prefixes tsconfig paths commonly use (`@/`, `~/`, `#`).
+  return /^(?:@[\w.-]*\/|~\/?|#)?[\w.-]+(?:\/.*)?$/.test(specifier);
 }
 
-/** The file an import points at: relative paths by probing extensions, bare names only as workspace symlinks. */
+/** The file an import points at: relative paths by probing extensions, bare names as tsconfig path aliases or workspace symlinks. */
 export function resolveImport(specifier: string, fromFile: string): string | undefined {
   try {
     const dir = dirname(fromFile);
@@ -105,7 +108,8 @@ export function resolveImport(specifier: string, fromFile: string): string | und
     }
     const key = `${dir}\0${specifier}`;
     if (workspaceResolutions.has(key)) return workspaceResolutions.get(key);
-    const found = resolveWorkspace(specifier, dir);
+    // As the compiler does: a tsconfig path alias first, then a workspace package.
+    const found = resolvePathAlias(specifier, dir, probe) ?? resolveWorkspace(specifier, dir);
     if (workspaceResolutions.size >= MAX_RESOLUTIONS) workspaceResolutions.delete(workspaceResolutions.keys().next().value!);
     workspaceResolutions.set(key, found);
     return found;
