@@ -8,6 +8,7 @@ import type { AnalysisContext } from './library.js';
 import type { DelaySchedule, OptionEdit, RetrySite } from './model.js';
 import type { HttpCall } from './operations/types.js';
 import type { Migration } from './fix-migrate.js';
+import type { ImportBinding } from './imports.js';
 import { geometricSchedule, worstCaseDurationMs } from './schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from './eval/values.js';
 import {
@@ -63,6 +64,11 @@ export interface LibraryFixes {
    * cannot be: read by no-legacy-retry's migration (fix-migrate.ts).
    */
   migrate?(site: RetrySite, ctx: AnalysisContext): Migration;
+  /**
+   * A legacy export of an otherwise fine module (rxjs `retryWhen`) rewritten with the library's own
+   * replacement at every use of `binding`, the import included, or why it cannot be.
+   */
+  migrateExport?(binding: ImportBinding, sites: readonly RetrySite[], ctx: AnalysisContext, httpCalls: (site: RetrySite) => readonly HttpCall[]): OptionEdit[] | string;
   /** Turn the site's own retries off (an inner layer under another retry). */
   disable?(site: RetrySite, ctx: AnalysisContext): OptionEdit[] | undefined;
 }

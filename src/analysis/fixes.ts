@@ -8,7 +8,7 @@ import { LIBRARIES } from './libraries/index.js';
 import type { OptionEdit, RetrySite } from './model.js';
 import { lookupProperty, unwrap } from './ast.js';
 import type { HttpCall, OperationAnalysis } from './operations/types.js';
-import type { ModuleUse } from './imports.js';
+import type { ImportBinding, ModuleUse } from './imports.js';
 import { migrationEdits } from './fix-migrate.js';
 import { idempotencyKeyEdits } from './fix-keys.js';
 import { carryOwnStatus } from './fix-filters.js';
@@ -263,19 +263,30 @@ function editsSuggestion(site: RetrySite, edits: readonly OptionEdit[] | undefin
   return fix && edits ? { edits, fix } : undefined;
 }
 
+type MigrationModel = { readonly context: AnalysisContext; readonly sites: readonly RetrySite[]; readonly operations: OperationAnalysis };
+
 /**
  * The migration of a legacy helper's import and every call through it onto the runtime; a string
  * says why there is none; undefined when the library has no migration at all.
  */
-export function migrationSuggestion(
-  model: { readonly context: AnalysisContext; readonly sites: readonly RetrySite[]; readonly operations: OperationAnalysis },
-  use: ModuleUse,
-): Suggestion | string | undefined {
+export function migrationSuggestion(model: MigrationModel, use: ModuleUse): Suggestion | string | undefined {
   const descriptor = LIBRARIES.find((d) => d.fixes?.migrate && d.modules.includes(use.module));
   const migrate = descriptor?.fixes?.migrate;
   if (!descriptor || !migrate) return undefined;
   const sites = model.sites.filter((s) => s.library === descriptor.id);
-  const edits = migrationEdits({ use, sites, migrate, operations: model.operations }, model.context);
+  return migrationOf(migrationEdits({ use, sites, migrate, operations: model.operations }, model.context));
+}
+
+/** A legacy export (rxjs `retryWhen`) replaced at every use by its library's own replacement. */
+export function exportMigrationSuggestion(model: MigrationModel, binding: ImportBinding): Suggestion | string | undefined {
+  const descriptor = LIBRARIES.find((d) => d.fixes?.migrateExport && d.modules.includes(binding.module));
+  const migrate = descriptor?.fixes?.migrateExport;
+  if (!descriptor || !migrate) return undefined;
+  const sites = model.sites.filter((s) => s.library === descriptor.id);
+  return migrationOf(migrate(binding, sites, model.context, (site) => model.operations.facts(site).httpCalls));
+}
+
+function migrationOf(edits: OptionEdit[] | string): Suggestion | string {
   if (typeof edits === 'string') return edits;
   const fix = rangeEditsFix(edits);
   return fix ? { edits, fix } : 'a call is nested inside another one';

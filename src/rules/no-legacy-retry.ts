@@ -2,11 +2,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { getRetryModel } from '../analysis/index.js';
 import { LEGACY } from '../analysis/legacy.js';
-import { describeEdits, migrationSuggestion } from '../analysis/fixes.js';
+import { describeEdits, exportMigrationSuggestion, migrationSuggestion, type Suggestion } from '../analysis/fixes.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ modules?: string[]; allow?: string[] }];
-type MessageIds = 'legacyModule' | 'legacyExport' | 'migrate';
+type MessageIds = 'legacyModule' | 'legacyExport' | 'migrate' | 'migrateExport';
 
 export default createRule<Options, MessageIds>({
   name: 'no-legacy-retry',
@@ -42,6 +42,7 @@ export default createRule<Options, MessageIds>({
       legacyModule:
         "'{{module}}' is a standalone retry helper: it does not compose with a circuit breaker, its metrics are wired by hand and its config lives in code (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker{{migration}}.",
       migrate: "Migrate every call in this file to eslint-plugin-safe-retry/runtime's createRetryPolicy(...).read(fn), a write to .write({ idempotencyKey }, fn) ({{edit}}).",
+      migrateExport: "Replace it with the library's own operator, bounded and with growing, jittered waits ({{edit}}).",
       legacyExport:
         "'{{name}}' from '{{module}}' is a legacy retry helper (R-RES-RE-X4). Use eslint-plugin-safe-retry/runtime's createRetryPolicy, or cockatiel's retry wrapped with a circuitBreaker{{hint}}.",
     },
@@ -70,15 +71,21 @@ export default createRule<Options, MessageIds>({
           const legacy = LEGACY.exports.get(binding.module);
           if (!legacy || banned.has(binding.module)) continue;
           const names = legacy.names;
-          const report = (node: TSESTree.Node, name: string) => {
+          const report = (node: TSESTree.Node, name: string, migration?: Suggestion) => {
             if (allowed.has(`${binding.module}#${name}`) || reported.has(node)) return;
             reported.add(node);
-            context.report({ node, messageId: 'legacyExport', data: { name, module: binding.module, hint: legacy.hint } });
+            context.report({
+              node,
+              messageId: 'legacyExport',
+              data: { name, module: binding.module, hint: legacy.hint },
+              suggest: migration ? [{ messageId: 'migrateExport', data: { edit: describeEdits(migration.edits) }, fix: migration.fix }] : [],
+            });
           };
           if (names.includes(binding.path)) {
             // import { retryWhen } from 'rxjs': the specifier itself.
             const spec = binding.variable.defs[0]?.node;
-            report(spec && spec.type === T.ImportSpecifier ? spec : binding.node, binding.path);
+            const migration = exportMigrationSuggestion(model, binding);
+            report(spec && spec.type === T.ImportSpecifier ? spec : binding.node, binding.path, typeof migration === 'object' ? migration : undefined);
             continue;
           }
           if (binding.path !== 'default' && binding.path !== 'module') continue;

@@ -175,6 +175,22 @@ run('no-legacy-retry', rule, {
       errors: [{ messageId: 'legacyExport', column: 15, endColumn: 24 }],
     },
     {
+      // retryWhen's usual fixed-delay notifier becomes retry({ count, delay }) within the guide, 4xx rethrown.
+      code: `import { ajax } from 'rxjs/ajax';\nimport { retryWhen, delay } from 'rxjs/operators';\nexport const items$ = ajax.getJSON('/api/items').pipe(retryWhen((errors) => errors.pipe(delay(500))));`,
+      errors: [{
+        messageId: 'legacyExport',
+        suggestions: [{
+          messageId: 'migrateExport',
+          output: `import { ajax } from 'rxjs/ajax';\nimport { retry, delay } from 'rxjs/operators';\nimport { timer } from 'rxjs';\nexport const items$ = ajax.getJSON('/api/items').pipe(retry({ count: 2, delay: (error, retryCount) => { const status = Object(error).status; if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw error; return timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))); } }));`,
+        }],
+      }],
+    },
+    {
+      // A notifier with logic of its own (it gives up after three errors) is left to the code.
+      code: `import { ajax } from 'rxjs/ajax';\nimport { retryWhen, delay, take } from 'rxjs/operators';\nexport const items$ = ajax.getJSON('/api/items').pipe(retryWhen((errors) => errors.pipe(delay(500), take(3))));`,
+      errors: [{ messageId: 'legacyExport', suggestions: [] }],
+    },
+    {
       code: `import got from '@acme/old-retry';`,
       options: [{ modules: ['@acme/old-retry'] }],
       errors: [{ messageId: 'legacyModule' }],

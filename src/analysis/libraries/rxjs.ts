@@ -6,12 +6,14 @@ import type { DelaySchedule, Node, OptionEdit, RetrySite, Setting, SiteFixes } f
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN } from '../eval/values.js';
-import { unwrap } from '../ast.js';
+import { memberName, unwrap } from '../ast.js';
 import { mayEndRetrying, readDelayFunction, scheduleOfReading, type DelayReading } from './delay-function.js';
 import { localReference, replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { clientErrorTest, statusOfText } from '../fix-filters.js';
-import { importedName } from '../fix-imports.js';
+import { importedName, nameInUse } from '../fix-imports.js';
+import type { ImportBinding } from '../imports.js';
+import { TYPICAL_ATTEMPTS, TYPICAL_MULTIPLIER } from '../../shared/guide-limits.js';
 import type { HttpCall } from '../operations/types.js';
 import { fullJitterText, withTypicalWaits, type LibraryFixes, type PlanKey } from '../fix-plan.js';
 
@@ -27,7 +29,7 @@ const MODULES = ['rxjs', 'rxjs/operators'];
 export const rxjs: LibraryDescriptor = {
   id: 'rxjs',
   modules: MODULES,
-  fixes: { clientErrors: rethrowClientErrors, schedule: rxjsSchedule() },
+  fixes: { clientErrors: rethrowClientErrors, schedule: rxjsSchedule(), migrateExport: retryWhenMigration },
   // The deprecated `retryWhen` hand-rolls what `retry({ delay })` now does (R-RES-RE-X4).
   legacy: { exports: { rxjs: ['retryWhen'], 'rxjs/operators': ['retryWhen'] }, hint: " (in rxjs, retry's delay option)" },
   find(uses, ctx) {
@@ -250,4 +252,54 @@ function rxjsSchedule(): NonNullable<LibraryFixes['schedule']> {
       return edits;
     },
   };
+}
+
+/**
+ * `retryWhen((errors) => errors.pipe(delay(ms)))`, the deprecated operator's usual shape, becomes
+ * `retry({ count, delay })` within the guide: the retries it never bounded are bounded (2), and the
+ * fixed wait becomes the first of growing waits with full jitter through `timer`, and a 4xx (but
+ * 408, 429) is rethrown. The import specifier becomes `retry`. Any other notifier is the code's own logic: no edit.
+ */
+function retryWhenMigration(binding: ImportBinding, sites: readonly RetrySite[], ctx: AnalysisContext, httpCallsOf: (site: RetrySite) => readonly HttpCall[]): OptionEdit[] | string {
+  const spec = binding.variable.defs[0]?.node;
+  if (spec?.type !== T.ImportSpecifier || nameInUse(ctx, 'retry')) return 'only an import specifier is replaced, and the file must not use the name retry';
+  const timer = importedName(ctx, 'rxjs', 'timer', true);
+  if (!timer) return 'the file uses the name timer for something else';
+  const edits: OptionEdit[] = [...timer.edits];
+  for (const ref of binding.variable.references) {
+    if (ref.init) continue;
+    const site = sites.find((s) => s.label === 'retryWhen()' && s.reportNode === ref.identifier);
+    const wait = site && fixedDelayNotifier(argument(site.node as TSESTree.CallExpression, 0), ctx);
+    if (!site || wait === undefined) return `retryWhen on line ${ref.identifier.loc.start.line} is not retryWhen((errors) => errors.pipe(delay(ms)))`;
+    const jitter = fullJitterText(withTypicalWaits({ attempts: TYPICAL_ATTEMPTS, initialMs: wait, multiplier: TYPICAL_MULTIPLIER, maxMs: UNKNOWN, jitter: true, deadlineMs: undefined }), 'retryCount - 1');
+    if (!jitter) return 'no schedule can be written';
+    // The operator's own filter: a 4xx (but 408, 429) is rethrown, not retried.
+    const status = statusOfText('error', httpCallsOf(site));
+    if (!status) return `the errors retried on line ${ref.identifier.loc.start.line} keep their status where no filter can read it`;
+    const text = `retry({ count: ${TYPICAL_ATTEMPTS - 1}, delay: (error, retryCount) => { const status = ${status}; if (${clientErrorTest('status')}) throw error; return ${timer.name}(${jitter}); } })`;
+    edits.push({ path: [], range: site.node.range, text, label: `retryWhen() -> ${text}` });
+  }
+  if (edits.length === timer.edits.length) return 'nothing calls it';
+  const imported = spec.imported.type === T.Identifier ? spec.imported.name : undefined;
+  if (imported !== 'retryWhen') return 'the import is renamed';
+  edits.push({ path: [], range: spec.range, text: 'retry', label: 'import retry' });
+  return edits;
+}
+
+/** The wait of `(errors) => errors.pipe(delay(ms))` with `delay` from rxjs, in ms; undefined for any other notifier. */
+function fixedDelayNotifier(notifier: Node | undefined, ctx: AnalysisContext): number | undefined {
+  const fn = notifier && unwrap(notifier);
+  if (fn?.type !== T.ArrowFunctionExpression || fn.params.length !== 1 || fn.params[0]!.type !== T.Identifier) return undefined;
+  const errors = fn.params[0]!.name;
+  const body = fn.body.type === T.BlockStatement
+    ? (fn.body.body.length === 1 && fn.body.body[0]!.type === T.ReturnStatement ? fn.body.body[0]!.argument : undefined)
+    : fn.body;
+  const pipe = body && unwrap(body);
+  if (pipe?.type !== T.CallExpression || pipe.arguments.length !== 1 || pipe.callee.type !== T.MemberExpression) return undefined;
+  const target = unwrap(pipe.callee.object);
+  if (target.type !== T.Identifier || target.name !== errors || memberName(pipe.callee) !== 'pipe') return undefined;
+  const op = unwrap(pipe.arguments[0]!);
+  if (op.type !== T.CallExpression || op.arguments.length !== 1 || rxjsPath(op.callee, ctx) !== 'delay') return undefined;
+  const ms = ctx.evaluator.evaluate(op.arguments[0]!);
+  return typeof ms === 'number' && ms > 0 && Number.isFinite(ms) ? ms : undefined;
 }
