@@ -25,4 +25,9 @@ describe('suggestions on typical retry sites', () => {
     console.log(coverageMarkdown(table));
     for (const [, row] of table) expect(row.findings).toBeGreaterThan(0);
   });
+
+  it('gives a suggestion on at least 80% of each rule\'s findings (issue 16)', () => {
+    const shares = [...coverage(results)].map(([rule, row]) => [rule, row.suggested / row.findings] as const);
+    expect(shares.filter(([, share]) => share < 0.8)).toEqual([]);
+  });
 });

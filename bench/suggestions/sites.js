@@ -74,6 +74,19 @@ export const SITES = [
   // --- Stripe / OpenAI
   { name: 'stripe network retries', code: `import Stripe from 'stripe';\nexport const stripe = new Stripe('sk_test', { maxNetworkRetries: 8 });\n` },
   { name: 'openai retries', js: true, code: `import OpenAI from 'openai';\nexport const openai = new OpenAI({ maxRetries: 9 });\n` },
+  { name: 'anthropic retries', code: `import Anthropic from '@anthropic-ai/sdk';\nexport const anthropic = new Anthropic({ maxRetries: 8 });\n` },
+  // --- AWS SDK v3 retry strategies
+  { name: 'aws v3 configured strategy', code: `import { S3Client } from '@aws-sdk/client-s3';\nimport { ConfiguredRetryStrategy } from '@smithy/util-retry';\nexport const s3 = new S3Client({ retryStrategy: new ConfiguredRetryStrategy(8, 1000) });\n` },
+  { name: 'aws v3 standard strategy', js: true, code: `import { StandardRetryStrategy } from '@smithy/util-retry';\nexport const strategy = new StandardRetryStrategy(10);\n` },
+  // --- ofetch (and its create())
+  { name: 'ofetch create', code: `import { ofetch } from 'ofetch';\nexport const api = ofetch.create({ baseURL: 'https://api.example.com', retry: 6, retryDelay: 1000 });\n` },
+  { name: 'ofetch 4xx', js: true, code: `import { ofetch } from 'ofetch';\nexport const items = () => ofetch('https://api.example.com/items', { retry: 2, retryDelay: 500, retryStatusCodes: [404, 429, 500, 503] });\n` },
+  // --- fetch-retry-ts
+  { name: 'fetch-retry-ts', code: `import fetchBuilder from 'fetch-retry-ts';\nexport const f = fetchBuilder(fetch, { retries: 6, retryDelay: 1000 });\n` },
+  // --- tRPC's queryClientConfig
+  { name: 'trpc query retry', code: `import { createTRPCNext } from '@trpc/next';\nexport const trpc = createTRPCNext({ config() { return { links: [], queryClientConfig: { defaultOptions: { queries: { retry: 8, retryDelay: 1000 } } } }; } });\n` },
+  // --- discord.js: every request of its REST layer is retried on its own
+  { name: 'discord.js send in a loop', code: `import type { TextChannel } from 'discord.js';\nexport async function announce(channel: TextChannel, text: string) {\n  for (let attempt = 0; attempt < 3; attempt++) {\n    try {\n      return await channel.send(text);\n    } catch (e) {\n      await new Promise((r) => setTimeout(r, 1000));\n    }\n  }\n}\n` },
   // --- the project's runtime (compliant by construction: no finding expected)
   { name: 'safe-retry runtime', code: `import { createRetryPolicy } from 'eslint-plugin-safe-retry/runtime';\nconst policy = createRetryPolicy({ maxAttempts: 3 });\nexport const load = (url: string) => policy.read(() => fetch(url));\n` },
   // --- nested layers

@@ -19,7 +19,11 @@ import { classifyWaits, customSchedule } from '../schedule.js';
  * number, an object whose named properties are the retry number (`{ attempt: 'n' }` for a
  * context argument), or nothing we know about (`undefined`).
  */
-export type ParamMeaning = 'n' | number | { readonly [key: string]: 'n' | number } | undefined;
+export type ParamMeaning = 'n' | number | ParamObject | undefined;
+/** A context object a delay function receives, with the retry number (or a known number) at some path. */
+export interface ParamObject {
+  readonly [key: string]: 'n' | number | ParamObject;
+}
 
 export interface DelayReading {
   readonly growth: Maybe<Growth>;
@@ -91,11 +95,12 @@ export function readDelayFunction(
  * code's own defaults applied, `Math.random()` a range.
  */
 function delayEnv(fn: TSESTree.FunctionLike, params: readonly ParamMeaning[], n: number, ctx: AnalysisContext, flags: Flags): Env {
-  const valueOf = (meaning: ParamMeaning): Value => {
+  const valueOf = (meaning: ParamMeaning): DataValue => {
     if (meaning === 'n') return n;
     if (typeof meaning === 'number') return meaning;
     if (meaning && typeof meaning === 'object') {
-      const properties = new Map<string, DataValue>(Object.entries(meaning).map(([k, m]) => [k, m === 'n' ? n : m]));
+      // Open: the object has other properties the model does not know.
+      const properties = new Map<string, DataValue>(Object.entries(meaning).map(([k, m]) => [k, valueOf(m)]));
       return { properties, open: true };
     }
     return UNKNOWN;

@@ -8,6 +8,7 @@ import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { Layers, declaredName, memberCall, methodOption, optionsArgument, referencesOf, statusListFilter, withoutInherited, type ClientCallSpec } from './http-shared.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
 import { dropClientErrorEntries } from '../fix-filters.js';
+import { functionSchedule, type ScheduleVocabulary } from '../fix-plan.js';
 
 const MODULE = 'ofetch';
 /** The keys that make a call or a client a retry site of its own. */
@@ -37,7 +38,7 @@ export const ofetch: LibraryDescriptor = {
   modules: [MODULE],
   globals: { $fetch: '$fetch' },
   http: { method: 'members', senders: ['default', 'ofetch', '$fetch', 'raw'], throwsOnClientError: true, nonThrowingOptions: ['ignoreResponseError'] },
-  fixes: { clientErrors: dropClientErrorEntries },
+  fixes: { clientErrors: dropClientErrorEntries, schedule: ofetchSchedule() },
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
@@ -121,7 +122,7 @@ function readSite(ctx: AnalysisContext, spec: ClientCallSpec): RetrySite {
     retries = { value: UNKNOWN, node: retry.property };
     retriesWrites = { value: UNKNOWN, node: retry.property };
   }
-  const delay = readDelay(spec.layers, ctx);
+  const delay = readDelay(spec.layers, ctx, typeof retries.value === 'number' ? retries.value : undefined);
   return site({
     retriesWrites,
     library: MODULE,
@@ -135,21 +136,40 @@ function readSite(ctx: AnalysisContext, spec: ClientCallSpec): RetrySite {
     clientLevel: spec.clientLevel,
     operation: spec.operation,
     options: spec.options,
-    fixes: {
-      attempts: (total) => [{ path: ['retry'], text: String(Math.max(0, total - 1)) }],
-      exponential: () => [{ path: ['retryDelay'], text: EXPONENTIAL_DELAY }],
-      jitter: () => [{ path: ['retryDelay'], text: EXPONENTIAL_DELAY }],
-    },
+    fixes: { attempts: (total) => [{ path: ['retry'], text: String(Math.max(0, total - 1)) }] },
   });
 }
 
 /**
- * ofetch passes its context, whose `options.retry` counts down the retries left: the wait is
- * written from the retries configured, so the suggestion counts from `retry` as well.
+ * ofetch passes its context to `retryDelay`, and `context.options.retry` counts down the retries
+ * left: R before the first retry of a request configured with `retry: R`, then R - 1, ... So a
+ * planned schedule is written from the planned count, `R - retry` being 0 before the first retry;
+ * with a count the plan cannot know, no wait is written.
  */
-const EXPONENTIAL_DELAY = '(ctx) => 500 * 2 ** Math.max(0, 3 - Number(ctx.options.retry ?? 0)) * (0.5 + Math.random())';
+function ofetchSchedule(): ScheduleVocabulary {
+  const forRetries = (retries: number): ScheduleVocabulary =>
+    functionSchedule({
+      attempts: { path: ['retry'], counts: 'retries' },
+      delay: (body) => {
+        const text = body(`${retries} - Number(ctx.options.retry ?? 0)`);
+        return text === undefined ? undefined : { path: ['retryDelay'], text: `(ctx) => ${text}` };
+      },
+    });
+  const shape = forRetries(0);
+  return {
+    writes: shape.writes,
+    jitterBound: shape.jitterBound,
+    normalize: shape.normalize,
+    write(plan, changed, site, ctx) {
+      const waits = ['initialMs', 'multiplier', 'maxMs', 'jitter'].some((k) => changed.has(k as never));
+      const attempts = plan.attempts;
+      if (waits && (typeof attempts !== 'number' || !Number.isFinite(attempts))) return undefined;
+      return forRetries(typeof attempts === 'number' ? Math.max(0, attempts - 1) : 0).write(plan, changed, site, ctx);
+    },
+  };
+}
 
-function readDelay(layers: Layers, ctx: AnalysisContext): { schedule: DelaySchedule; jitter: Setting<boolean> } {
+function readDelay(layers: Layers, ctx: AnalysisContext, retries: number | undefined): { schedule: DelaySchedule; jitter: Setting<boolean> } {
   const option = layers.get('retryDelay');
   const node = option.property;
   if (!node && option.value === undefined) return { schedule: NO_DELAY, jitter: { value: false } };
@@ -157,8 +177,11 @@ function readDelay(layers: Layers, ctx: AnalysisContext): { schedule: DelaySched
     if (option.value <= 0) return { schedule: { ...NO_DELAY, node }, jitter: { value: false, node } };
     return { schedule: geometricSchedule({ growth: 'constant', initialMs: option.value, multiplier: 1, node }), jitter: { value: false, node } };
   }
-  // `(context) => ms`: the retry number is not a parameter, so only a wait that ignores it is read.
-  const reading = readDelayFunction(option.valueNode, ctx, [undefined]);
+  // `(context) => ms`: with a known count R, retry n sees `context.options.retry` = R - n + 1;
+  // otherwise only a wait that ignores it is read.
+  const reading = retries === undefined
+    ? readDelayFunction(option.valueNode, ctx, [undefined])
+    : readDelayFunction(option.valueNode, ctx, [{ options: { retry: 'n' } }], { argumentFor: (n) => retries - n + 1 });
   if (!reading) return { schedule: { ...UNKNOWN_SCHEDULE, node }, jitter: { value: UNKNOWN, node } };
   return { schedule: scheduleOfReading(reading, node), jitter: { value: reading.jitter, node } };
 }

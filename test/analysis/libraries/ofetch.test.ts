@@ -57,4 +57,28 @@ describe('ofetch descriptor', () => {
     expect(sites.every((s) => s.attempts === 1)).toBe(true);
     expect(lint(code)).toEqual([]);
   });
+  it('reads a retryDelay function of the countdown context.options.retry against the written count', () => {
+    // retry: 4 sees options.retry = 4, 3, 2, 1 before its retries: waits 500 ms, 1 s, 2 s, 4 s.
+    const code = `
+      import { ofetch } from 'ofetch';
+      export const api = ofetch.create({ retry: 4, retryDelay: (ctx) => 500 * 2 ** (4 - Number(ctx.options.retry)) });
+    `;
+    const [site] = analyse(code);
+    expect(site).toMatchObject({ attempts: 5, growth: 'exponential', initialMs: 500, multiplier: 2, jitter: false });
+    const rules = lint(code).map((f) => f.rule);
+    expect(rules).toContain('require-jitter');
+    expect(rules).toContain('max-retry-duration');
+    expect(rules).not.toContain('require-exponential-backoff');
+  });
+
+  it('with a count it cannot read, a function of options.retry stays unknown (no report on its waits)', () => {
+    const code = `
+      import { ofetch } from 'ofetch';
+      export const make = (n: number) => ofetch.create({ retry: n, retryDelay: (ctx) => 500 * 2 ** (4 - Number(ctx.options.retry)) });
+    `;
+    const rules = lint(code).map((f) => f.rule);
+    expect(rules).not.toContain('require-exponential-backoff');
+    expect(rules).not.toContain('require-jitter');
+    expect(rules).not.toContain('max-retry-duration');
+  });
 });
