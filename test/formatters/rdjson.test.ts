@@ -216,14 +216,15 @@ describe('rdjson formatter', () => {
       const body = section.slice(start + fence.length + 1);
       return body.slice(0, body.indexOf('\n```'));
     };
+    // The file as the README shows it, whole: the line numbers it quotes are the block's own.
+    expect(section).toContain('adds this file, `src/orders.ts`:');
     const source = block('```ts');
-    expect(source.split('\n')[0]).toBe('// src/orders.ts');
     const shown = JSON.parse(block('```json')) as RdjsonDiagnostic;
     const suggestion = block('```suggestion');
 
     // The preset alone, as the README's configs use it: it brings the files and the parser.
     const eslint = new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended as Linter.Config] });
-    const results = await eslint.lintText(source.split('\n').slice(1).join('\n') + '\n', { filePath: `${cwd}src/orders.ts` });
+    const results = await eslint.lintText(`${source}\n`, { filePath: `${cwd}src/orders.ts` });
     const diagnostics = toRdjson(results, { cwd, rulesMeta: eslint.getRulesMetaForResults(results) }).diagnostics;
     // The other diagnostic is p-retry's import itself (R-RES-RE-X4), as the README says.
     expect(diagnostics.map((d) => d.code?.value)).toEqual(['safe-retry/no-legacy-retry', 'safe-retry/max-retry-attempts']);
