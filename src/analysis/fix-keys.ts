@@ -50,7 +50,7 @@ function sendKey(op: Operation, client: string | undefined, ctx: AnalysisContext
   const method = memberName(unwrap(call.callee));
   switch (client) {
     case 'fetch':
-      return call.arguments.length === 2 ? headers(call.arguments[1]!, ctx) : undefined;
+      return call.arguments.length === 2 ? headers(call.arguments[1]!) : undefined;
     case 'axios':
     case 'angular-http':
       if (method !== 'post' && method !== 'put' && method !== 'patch') return undefined;
@@ -71,12 +71,12 @@ function optionsArgument(call: TSESTree.CallExpression, index: number, property:
   }
   if (args.length !== index + 1) return undefined;
   const options = args[index]!;
-  if (isHeaders) return headers(options, ctx);
+  if (isHeaders) return headers(options);
   return addProperty(options, property, property === KEY ? KEY : undefined);
 }
 
 /** `{ method: 'POST', headers: { ... } }`: the header added to the literal headers object, or a headers object added. */
-function headers(init: TSESTree.Node, _ctx: AnalysisContext): OptionEdit[] | undefined {
+function headers(init: TSESTree.Node): OptionEdit[] | undefined {
   const object = unwrap(init);
   if (object.type !== T.ObjectExpression || object.properties.some((p) => p.type === T.SpreadElement)) return undefined;
   const existing = object.properties.find((p) => p.type === T.Property && staticPropertyName(p) === 'headers') as TSESTree.Property | undefined;

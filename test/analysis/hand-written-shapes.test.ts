@@ -465,3 +465,46 @@ describe('hand-written waits through a method of the same class', () => {
     expect(rules).not.toContain('require-jitter');
   });
 });
+
+describe('hand-written retries: the per-attempt timeout the retried code sets', () => {
+  const loop = (prelude: string, timer: string) => `
+    ${prelude}
+    export async function load(url: string) {
+      for (let i = 0; i < 3; i++) {
+        const controller = new AbortController();
+        ${timer}
+        try {
+          return await fetch(url, { signal: controller.signal });
+        } catch (e) {
+          await new Promise((r) => setTimeout(r, 200 * 2 ** i * Math.random()));
+        }
+      }
+      throw new Error('unreachable');
+    }
+  `;
+
+  it('counts a global timer that aborts the controller, also through globalThis', () => {
+    expect(one(loop('', 'setTimeout(() => controller.abort(), 15000);'))).toMatchObject({ attemptTimeoutMs: 15000 });
+    expect(one(loop('', 'globalThis.setTimeout(() => controller.abort(), 15000);'))).toMatchObject({ attemptTimeoutMs: 15000 });
+  });
+
+  it('does not count a setTimeout or AbortSignal the file declares itself (look-alikes)', () => {
+    const localTimer = 'function setTimeout(fn: () => void, ms: number) { return ms; }';
+    expect(one(loop(localTimer, 'setTimeout(() => controller.abort(), 15000);'))).toMatchObject({ attemptTimeoutMs: undefined });
+    const signal = (prelude: string) => `
+      ${prelude}
+      export async function load(url: string) {
+        for (let i = 0; i < 3; i++) {
+          try {
+            return await fetch(url, { signal: AbortSignal.timeout(15000) });
+          } catch (e) {
+            await new Promise((r) => setTimeout(r, 200 * 2 ** i * Math.random()));
+          }
+        }
+        throw new Error('unreachable');
+      }
+    `;
+    expect(one(signal(''))).toMatchObject({ attemptTimeoutMs: 15000 });
+    expect(one(signal('const AbortSignal = { timeout: (ms: number) => undefined };'))).toMatchObject({ attemptTimeoutMs: undefined });
+  });
+});
