@@ -49,7 +49,7 @@ function timed(rule, account, key) {
 async function child(dir) {
   const { ESLint } = await import('eslint');
   const { builtinRules } = await import('eslint/use-at-your-own-risk');
-  const { LINT_NODE_MODULES, languageConfigs, loadCorpus } = await import('./lib/corpus.js');
+  const { baseConfig, loadCorpus } = await import('./lib/corpus.js');
   const plugin = (await import(pathToFileURL(resolve(dir, 'dist/index.js')).href)).default;
   const files = loadCorpus({ large: process.argv.includes('--large') });
   const account = { model: 0, plugin: 0, yardstick: 0 };
@@ -61,10 +61,7 @@ async function child(dir) {
   const bench = { rules: { [YARDSTICK]: timed(builtinRules.get(YARDSTICK), account, 'yardstick') } };
   const globs = ['corpus/**/*.{js,ts}'];
   const config = [
-    LINT_NODE_MODULES,
-    { files: globs },
-    ...languageConfigs(),
-    { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
+    ...baseConfig(globs),
     { files: globs, plugins: { bench }, rules: { [`bench/${YARDSTICK}`]: 'error' } },
     // Only the rules of the preset: presets of older builds may carry other settings.
     { files: globs, plugins: { 'safe-retry': { ...plugin, rules } }, rules: plugin.configs.all.rules },

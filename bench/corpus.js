@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { getRetryModel } from '../dist/analysis/index.js';
 import safeRetry from '../dist/index.js';
-import { LINT_NODE_MODULES, PACKAGES, PLUGIN_PREFIX, languageConfigs, loadCorpus, versionOf } from './lib/corpus.js';
+import { LINT_NODE_MODULES, PACKAGES, PLUGIN_PREFIX, baseConfig, loadCorpus, versionOf } from './lib/corpus.js';
 import { table } from './lib/stats.js';
 import { mulberry32 } from './lib/random.js';
 
@@ -56,10 +56,7 @@ const probe = {
 
 const FILES = ['node_modules/**/*.{js,ts}'];
 const config = [
-  LINT_NODE_MODULES,
-  { files: FILES },
-  ...languageConfigs(),
-  { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
+  ...baseConfig(FILES),
   { ...safeRetry.configs.all, files: FILES },
   { files: FILES, plugins: { probe }, rules: { 'probe/sites': 'error' } },
 ];

@@ -93,15 +93,23 @@ export function languageConfigs() {
   return out;
 }
 
-/** The rule sets every benchmark compares, as complete flat configs. */
-export function ruleSets() {
-  const base = [
+/**
+ * What every corpus lint starts from: node_modules not ignored, the files linted, each package's
+ * parser and module system, and the corpus's own directives ignored.
+ */
+export function baseConfig(files = FILES) {
+  return [
     LINT_NODE_MODULES,
-    { files: FILES },
+    { files },
     ...languageConfigs(),
     // The corpus's own eslint-disable comments are not ours to honour or judge.
     { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
   ];
+}
+
+/** The rule sets every benchmark compares, as complete flat configs. */
+export function ruleSets() {
+  const base = baseConfig();
   const noDebugger = { files: FILES, rules: { 'no-debugger': 'error' } };
   return {
     'no-debugger': [...base, noDebugger],

@@ -111,7 +111,7 @@ export function buildModel(
     reportInternalError('hand-written', sourceCode, error);
   }
   try {
-    const typed = libraries.filter((l) => l.optionsType && l.modules.some((m) => imports.modules.has(m)));
+    const typed = lookup.typed.filter((l) => l.modules.some((m) => imports.modules.has(m)));
     if (typed.length) sites.push(...findTypedOptionSites(context, typed, sites));
   } catch (error) {
     reportInternalError('typed options', sourceCode, error);
@@ -169,6 +169,8 @@ interface CatalogueLookup {
   readonly byModule: ReadonlyMap<string, readonly LibraryDescriptor[]>;
   /** Descriptors that recognise families of modules by a test (`@aws-sdk/client-*`). */
   readonly matchers: readonly LibraryDescriptor[];
+  /** Descriptors whose options type marks a typed constant as a site (`optionsType`). */
+  readonly typed: readonly LibraryDescriptor[];
 }
 
 const lookups = new WeakMap<readonly LibraryDescriptor[], CatalogueLookup>();
@@ -189,7 +191,7 @@ function catalogueLookup(libraries: readonly LibraryDescriptor[]): CatalogueLook
   // A module named by one descriptor may still be matched by another's test.
   const matchers = finders.filter((l) => l.matchModule);
   for (const [m, list] of byModule) for (const l of matchers) if (!list.includes(l) && l.matchModule!(m)) list.push(l);
-  lookup = { byModule, matchers };
+  lookup = { byModule, matchers, typed: libraries.filter((l) => l.optionsType) };
   lookups.set(libraries, lookup);
   return lookup;
 }

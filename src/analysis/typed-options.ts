@@ -9,20 +9,18 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { unwrap } from './ast.js';
+import { contains, unwrap } from './ast.js';
 import type { AnalysisContext, LibraryDescriptor } from './library.js';
 import type { Node, RetrySite } from './model.js';
-import { contains } from './ast.js';
 
 type Variable = TSESLint.Scope.Variable;
 
 /** A project's own type naming the library's, followed this many aliases deep. */
 const MAX_ALIASES = 2;
 
-export function findTypedOptionSites(ctx: AnalysisContext, libraries: readonly LibraryDescriptor[], sites: readonly RetrySite[]): RetrySite[] {
+/** `typed`: the descriptors with an `optionsType` whose modules the file imports. */
+export function findTypedOptionSites(ctx: AnalysisContext, typed: readonly LibraryDescriptor[], sites: readonly RetrySite[]): RetrySite[] {
   const out: RetrySite[] = [];
-  const typed = libraries.filter((l) => l.optionsType);
-  if (typed.length === 0) return out;
   for (const statement of ctx.sourceCode.ast.body) {
     if (statement.type !== T.ImportDeclaration) continue;
     const library = typed.find((l) => l.modules.includes(statement.source.value));

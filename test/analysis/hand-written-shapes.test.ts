@@ -467,14 +467,15 @@ describe('hand-written waits through a method of the same class', () => {
 });
 
 describe('hand-written retries: the per-attempt timeout the retried code sets', () => {
-  const loop = (prelude: string, timer: string) => `
+  /** A retry loop whose attempt sets `timer` before a fetch with `signal`. */
+  const loop = (prelude: string, timer: string, signal = 'controller.signal') => `
     ${prelude}
     export async function load(url: string) {
       for (let i = 0; i < 3; i++) {
         const controller = new AbortController();
         ${timer}
         try {
-          return await fetch(url, { signal: controller.signal });
+          return await fetch(url, { signal: ${signal} });
         } catch (e) {
           await new Promise((r) => setTimeout(r, 200 * 2 ** i * Math.random()));
         }
@@ -483,28 +484,16 @@ describe('hand-written retries: the per-attempt timeout the retried code sets', 
     }
   `;
 
-  it('counts a global timer that aborts the controller, also through globalThis', () => {
+  it('counts a global timer that aborts the controller (also through globalThis) and AbortSignal.timeout', () => {
     expect(one(loop('', 'setTimeout(() => controller.abort(), 15000);'))).toMatchObject({ attemptTimeoutMs: 15000 });
     expect(one(loop('', 'globalThis.setTimeout(() => controller.abort(), 15000);'))).toMatchObject({ attemptTimeoutMs: 15000 });
+    expect(one(loop('', '', 'AbortSignal.timeout(15000)'))).toMatchObject({ attemptTimeoutMs: 15000 });
   });
 
   it('does not count a setTimeout or AbortSignal the file declares itself (look-alikes)', () => {
     const localTimer = 'function setTimeout(fn: () => void, ms: number) { return ms; }';
     expect(one(loop(localTimer, 'setTimeout(() => controller.abort(), 15000);'))).toMatchObject({ attemptTimeoutMs: undefined });
-    const signal = (prelude: string) => `
-      ${prelude}
-      export async function load(url: string) {
-        for (let i = 0; i < 3; i++) {
-          try {
-            return await fetch(url, { signal: AbortSignal.timeout(15000) });
-          } catch (e) {
-            await new Promise((r) => setTimeout(r, 200 * 2 ** i * Math.random()));
-          }
-        }
-        throw new Error('unreachable');
-      }
-    `;
-    expect(one(signal(''))).toMatchObject({ attemptTimeoutMs: 15000 });
-    expect(one(signal('const AbortSignal = { timeout: (ms: number) => undefined };'))).toMatchObject({ attemptTimeoutMs: undefined });
+    const localSignal = 'const AbortSignal = { timeout: (ms: number) => undefined };';
+    expect(one(loop(localSignal, '', 'AbortSignal.timeout(15000)'))).toMatchObject({ attemptTimeoutMs: undefined });
   });
 });

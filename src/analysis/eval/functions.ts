@@ -4,7 +4,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, unwrap, type Variable } from '../ast.js';
+import { constInitializer, patternKey, staticPropertyName, unwrap, type Variable } from '../ast.js';
 import type { Env, Frame } from './environment.js';
 import { UNKNOWN, hull, toInterval, truth, type Value } from './values.js';
 
@@ -93,8 +93,8 @@ export function evalReturn(ret: Returned, evaluate: (n: Node) => Value): Value {
  */
 export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>, assignment: TSESTree.AssignmentPattern): boolean {
   const prop = assignment.parent;
-  if (prop?.type !== T.Property || prop.value !== assignment || prop.computed) return false;
-  const key = prop.key.type === T.Identifier ? prop.key.name : prop.key.type === T.Literal ? String(prop.key.value) : undefined;
+  if (prop?.type !== T.Property || prop.value !== assignment) return false;
+  const key = patternKey(prop);
   const pattern = prop.parent;
   if (key === undefined || pattern?.type !== T.ObjectPattern) return false;
   // The pattern is a parameter, itself or with a default (`{ retries = 5 } = {}`).
@@ -116,8 +116,7 @@ export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>
     const object = unwrap(arg);
     if (object.type !== T.ObjectExpression) return false;
     for (const p of object.properties) {
-      if (p.type !== T.Property || p.computed) return false;
-      const k = p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+      const k = p.type === T.Property ? staticPropertyName(p) : undefined;
       if (k === undefined || k === key) return false;
     }
   }

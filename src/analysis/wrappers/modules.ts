@@ -38,7 +38,7 @@ export type AnalyseFile = (sourceCode: Readonly<TSESLint.SourceCode>) => { ctx: 
 
 /** A summary keeps nodes only of the helpers it found, so most entries are small. */
 const MAX_MODULES = 2000;
-const summaries = new Map<string, { mtimeMs: number; size: number; checkedAt: number; summary: ModuleSummary | undefined }>();
+const summaries = new Map<string, Versioned & { summary: ModuleSummary | undefined }>();
 const MAX_RESOLUTIONS = 5000;
 const workspaceResolutions = new Map<string, string | undefined>();
 /** Relative imports by importing directory and specifier, trusted for the freshness window. */
@@ -307,6 +307,31 @@ interface FileStat {
   readonly size: number;
 }
 
+/** A cache entry of a file's text as it was at one version, and when that was last checked. */
+interface Versioned extends FileStat {
+  checkedAt: number;
+}
+
+/**
+ * Whether `hit` still stands for the file (checked within FRESH_MS, or the same size and mtime on
+ * disk), the file's stat when it must be read again, or undefined when it is no readable file.
+ */
+function versionOf(file: string, hit: Versioned | undefined, now: number): 'current' | FileStat | undefined {
+  if (hit && now - hit.checkedAt < FRESH_MS) return 'current';
+  let st;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (!st?.isFile()) return undefined;
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+    hit.checkedAt = now;
+    return 'current';
+  }
+  return { mtimeMs: st.mtimeMs, size: st.size };
+}
+
 /** `peekModule`'s answer when only a parse of the file can tell what it offers: what it read, for that parse. */
 export interface Unparsed {
   readonly unparsed: true;
@@ -325,24 +350,14 @@ export function isUnparsed(v: ModuleSummary | Unparsed | undefined): v is Unpars
  * file is worth it). Undefined for a path that is not a readable file.
  */
 export function peekModule(file: string): ModuleSummary | Unparsed | undefined {
-  const now = performance.now();
-  const fresh = summaries.get(file);
-  if (fresh && now - fresh.checkedAt < FRESH_MS) return fresh.summary;
-  let st;
-  try {
-    st = statSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-  if (!st?.isFile()) return undefined;
   const hit = summaries.get(file);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
-    hit.checkedAt = now;
+  const stat = versionOf(file, hit, performance.now());
+  if (stat === undefined) return undefined;
+  if (stat === 'current') {
     summaries.delete(file);
-    summaries.set(file, hit); // most recently used last
-    return hit.summary;
+    summaries.set(file, hit!); // most recently used last
+    return hit!.summary;
   }
-  const stat = { mtimeMs: st.mtimeMs, size: st.size };
   let text: string;
   try {
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
@@ -394,23 +409,14 @@ export function rememberLinted(file: string | undefined, text: string, ctx: Anal
  * called inside a retry site's code ever come here.
  */
 const MAX_SOURCES = 200;
-const sources = new Map<string, { mtimeMs: number; size: number; checkedAt: number; value: unknown }>();
+const sources = new Map<string, Versioned & { value: unknown }>();
 
 export function readModule<C>(file: string, env: ParseEnvironment, build: (sourceCode: Readonly<TSESLint.SourceCode>) => C): C | undefined {
   const now = performance.now();
   const hit = sources.get(file);
-  if (hit && now - hit.checkedAt < FRESH_MS) return hit.value as C | undefined;
-  let st;
-  try {
-    st = statSync(file, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-  if (!st?.isFile()) return undefined;
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
-    hit.checkedAt = now;
-    return hit.value as C | undefined;
-  }
+  const stat = versionOf(file, hit, now);
+  if (stat === undefined) return undefined;
+  if (stat === 'current') return hit!.value as C | undefined;
   let value: C | undefined;
   try {
     const sourceCode = parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''), file, env);
@@ -421,7 +427,7 @@ export function readModule<C>(file: string, env: ParseEnvironment, build: (sourc
   }
   sources.delete(file);
   if (sources.size >= MAX_SOURCES) sources.delete(sources.keys().next().value!);
-  sources.set(file, { mtimeMs: st.mtimeMs, size: st.size, checkedAt: now, value });
+  sources.set(file, { ...stat, checkedAt: now, value });
   return value;
 }
 
