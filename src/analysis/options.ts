@@ -1,7 +1,8 @@
 /** A read-only, statically evaluated view of an options object, property by property. */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { UNKNOWN, isStaticObject, type Maybe, type StaticValue } from './eval/values.js';
+import { UNKNOWN, isStaticObject, toStatic, type Maybe, type StaticValue } from './eval/values.js';
+import type { Env } from './eval/environment.js';
 import { lookupProperty } from './ast.js';
 import type { Evaluator } from './eval/evaluator.js';
 import type { Node, Setting } from './model.js';
@@ -20,18 +21,27 @@ export class OptionsView {
   /** `absent`: no options passed; `object`: a literal we can read; `unknown`: anything else. */
   readonly state: 'absent' | 'object' | 'unknown';
   readonly object: TSESTree.ObjectExpression | undefined;
+  /** The environment the object's values are read in (a class field's: its defaults apply); static when absent. */
+  private readonly env: Env | undefined;
 
   constructor(
     private readonly evaluator: Evaluator,
     readonly source: Node | undefined,
   ) {
+    this.env = undefined;
     if (!source) {
       this.state = 'absent';
       this.object = undefined;
       return;
     }
     const resolved = evaluator.resolve(source);
-    if (resolved.type === T.ObjectExpression) {
+    // `this.retryConfig`, `CONFIG.retry`: a member whose value is an object literal the evaluator reaches.
+    const reached = resolved.type === T.MemberExpression ? evaluator.evaluate(resolved) : UNKNOWN;
+    if (isStaticObject(reached) && reached.node) {
+      this.state = 'object';
+      this.object = reached.node;
+      this.env = reached.env;
+    } else if (resolved.type === T.ObjectExpression) {
       this.state = 'object';
       this.object = resolved;
     } else if ((resolved.type === T.Identifier && resolved.name === 'undefined') || (resolved.type === T.Literal && resolved.value === null)) {
@@ -49,7 +59,8 @@ export class OptionsView {
     const found = lookupProperty(this.object, key, (n) => this.evaluator.scopeOf(n));
     if (found.state === 'absent') return ABSENT;
     if (found.state === 'unknown') return UNKNOWN_VALUE;
-    return { value: this.evaluator.evaluate(found.value), property: found.property, valueNode: found.value };
+    const value = this.env ? toStatic(this.evaluator.evaluateIn(found.value, this.env)) : this.evaluator.evaluate(found.value);
+    return { value, property: found.property, valueNode: found.value };
   }
 
   has(key: string): Maybe<boolean> {

@@ -102,6 +102,27 @@ describe('neverAFunction', () => {
     for (const name of ['declared', 'arrow', 'handlers.onRetry', 'list[0]', 'onRetry', 'picked']) expect(v.settledText).not.toContain(name);
   });
 
+  it('keeps class fields that hold a function, and settles `this` members that are no known field', () => {
+    const v = judge(`
+      const fallback = () => true;
+      export class Caller {
+        private onFailed = (e: unknown) => e;
+        private handlers = { check: () => false };
+        private check: (e: unknown) => boolean;
+        private count = 3;
+        constructor(opts: { check?: (e: unknown) => boolean }) {
+          this.check = opts.check ?? fallback;
+        }
+        run() {
+          use(this.onFailed, this.handlers.check, this.check, this.count, this.missing, this.run);
+        }
+      }
+    `, 'class.ts');
+    expect(v.wrong).toEqual([]);
+    expect(v.functions).toEqual(expect.arrayContaining(['this.onFailed', 'this.handlers.check', 'this.check']));
+    expect(v.settledText).toEqual(expect.arrayContaining(['this.missing', 'this.run']));
+  });
+
   it('never contradicts a full evaluation on any name of the project\'s own source', () => {
     let names = 0;
     let settled = 0;

@@ -9,6 +9,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall } from './calls.js';
+import { fieldValue, knownThisField } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
 import {
@@ -74,7 +75,8 @@ export class Evaluator {
   neverAFunction(node: TSESTree.Identifier | TSESTree.MemberExpression): boolean {
     let root: Node = node;
     while (root.type === T.MemberExpression) root = unwrap(root.object);
-    if (root.type !== T.Identifier) return root.type === T.ThisExpression || NEVER_FUNCTION.has(root.type);
+    if (root.type === T.ThisExpression) return !knownThisField(this.sourceCode, node);
+    if (root.type !== T.Identifier) return NEVER_FUNCTION.has(root.type);
     const variable = this.variableOf(root);
     if (!variable || variable.defs.length !== 1) return true;
     const def = variable.defs[0]!;
@@ -378,6 +380,8 @@ export class Evaluator {
       const builtin = BUILTIN_CONSTANTS[`${objectNode.name}.${node.property.name}`];
       if (builtin !== undefined) return builtin;
     }
+    const field = objectNode.type === T.ThisExpression ? fieldValue(this, node, env, depth) : UNKNOWN;
+    if (field !== UNKNOWN) return field;
     const object = this.eval(node.object, env, depth);
     let key: string | undefined;
     if (!node.computed) key = node.property.type === T.Identifier ? node.property.name : undefined;
@@ -427,8 +431,6 @@ export class Evaluator {
     if (typeof object === 'string' && key === 'length') return object.length;
     return UNKNOWN;
   }
-
-
 }
 
 export function createEvaluator(sourceCode: Readonly<TSESLint.SourceCode>): Evaluator {

@@ -1,0 +1,247 @@
+/**
+ * Class fields as values: `this.x` inside a class reads the one expression that sets `x`, when
+ * every write of `x` is statically visible and happens while the object is built.
+ *
+ * A field is known when each write of a member named `x` in the file is the class's own field
+ * initialiser (`x = 3`, `private x = opts.x ?? 3`), a constructor parameter property
+ * (`constructor(private x = 3)`), or one plain `this.x = ...` statement at the top level of the
+ * class's constructor (the constructor's wins over the initialiser, as it runs later). Any other
+ * write (`this.x = ...` in another method, in a branch or callback of the constructor,
+ * `client.x = ...` anywhere in the file, `this.x++`, `delete`, destructuring into it,
+ * `Object.assign(this, ...)`) leaves the field unknown. Methods, accessors and static members are
+ * not fields.
+ *
+ * The written expression is read under the defaults policy (see environment.ts): a field set from
+ * a constructor option with a default (`opts.retries ?? 6`, `{ retries = 6 } = {}`) is the
+ * class's own default, the value it has when it is not configured, as a helper's own site is read
+ * with its parameter defaults; a field set from an option without a default stays unknown.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { staticPropertyName, unwrap } from '../ast.js';
+import { nodesAtWord } from '../node-lookup.js';
+import type { Env } from './environment.js';
+import type { Evaluator } from './evaluator.js';
+import { UNKNOWN, isSymbolic, type Value } from './values.js';
+
+type Node = TSESTree.Node;
+type Class = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+/** How a field's value is read: the code's own defaults apply, names stay symbolic, nothing else is assumed. */
+export const FIELD_ENV: Env = Object.freeze({ defaults: true, randomness: false, names: true, inlines: false });
+
+/** The expression that sets a field (undefined: declared without a value and never assigned). */
+export interface FieldSource {
+  readonly expr: Node | undefined;
+}
+
+/** The class whose instance `this` is: in an instance method, accessor, constructor or instance field initialiser (arrows see through). */
+export function thisClass(node: TSESTree.ThisExpression): Class | undefined {
+  let child: Node = node;
+  for (let p = node.parent; p; child = p, p = p.parent) {
+    if (p.type === T.ArrowFunctionExpression) continue;
+    if (p.type === T.FunctionExpression) {
+      const owner = p.parent;
+      if (owner?.type === T.MethodDefinition && owner.value === p && !owner.static) return classOfBody(owner.parent);
+      return undefined;
+    }
+    if (p.type === T.FunctionDeclaration || p.type === T.StaticBlock) return undefined;
+    if (p.type === T.PropertyDefinition) return p.value === child && !p.static ? classOfBody(p.parent) : undefined;
+    if (p.type === T.ClassBody || p.type === T.Program) return undefined;
+  }
+  return undefined;
+}
+
+function classOfBody(body: Node | undefined): Class | undefined {
+  const cls = body?.type === T.ClassBody ? body.parent : undefined;
+  return cls?.type === T.ClassDeclaration || cls?.type === T.ClassExpression ? cls : undefined;
+}
+
+/** The name a member access reads: `x` for `a.x` / `a['x']`, `#x` for `a.#x`; undefined when computed from something else. */
+export function memberName(node: TSESTree.MemberExpression): string | undefined {
+  if (node.property.type === T.PrivateIdentifier) return `#${node.property.name}`;
+  if (!node.computed) return node.property.type === T.Identifier ? node.property.name : undefined;
+  return node.property.type === T.Literal && typeof node.property.value === 'string' ? node.property.value : undefined;
+}
+
+interface ClassFacts {
+  /** Field name -> its source, or null when not statically known. */
+  readonly fields: Map<string, FieldSource | null>;
+  /** `Object.assign(this, ...)` or the like: no field is known. */
+  readonly opaque: boolean;
+}
+
+const factsCache = new WeakMap<Class, ClassFacts>();
+
+/**
+ * The source of field `name` of `cls`, or undefined when it is not a field known statically.
+ * Cached per class and name; a name is checked against the file's writes only when asked for.
+ */
+export function fieldSource(sourceCode: Readonly<TSESLint.SourceCode>, cls: Class, name: string): FieldSource | undefined {
+  let facts = factsCache.get(cls);
+  if (!facts) {
+    facts = classFacts(cls, sourceCode);
+    factsCache.set(cls, facts);
+  }
+  if (facts.opaque) return undefined;
+  const hit = facts.fields.get(name);
+  if (hit !== undefined) return hit ?? undefined;
+  return undefined;
+}
+
+function keyOf(m: TSESTree.PropertyDefinition | TSESTree.MethodDefinition): string | undefined {
+  if (m.key.type === T.PrivateIdentifier) return `#${m.key.name}`;
+  return staticPropertyName(m);
+}
+
+function parameterPropertyName(p: TSESTree.TSParameterProperty): string | undefined {
+  const target = p.parameter.type === T.AssignmentPattern ? p.parameter.left : p.parameter;
+  return target.type === T.Identifier ? target.name : undefined;
+}
+
+/** `this.x = value;` as a statement: the name `x`. */
+function topLevelThisWrite(s: TSESTree.Statement): string | undefined {
+  if (s.type !== T.ExpressionStatement) return undefined;
+  const e = s.expression;
+  if (e.type !== T.AssignmentExpression || e.operator !== '=') return undefined;
+  const left = e.left;
+  if (left.type !== T.MemberExpression || left.object.type !== T.ThisExpression) return undefined;
+  return memberName(left);
+}
+
+function classFacts(cls: Class, sourceCode: Readonly<TSESLint.SourceCode>): ClassFacts {
+  const candidates = new Map<string, { source: FieldSource; writes: Set<Node> }>();
+  const methods = new Set<string>();
+  let ctor: TSESTree.FunctionExpression | undefined;
+  for (const m of cls.body.body) {
+    if (m.type === T.MethodDefinition) {
+      if (m.kind === 'constructor') ctor = m.value.type === T.FunctionExpression ? m.value : undefined;
+      else if (!m.static) {
+        const k = keyOf(m);
+        if (k !== undefined) methods.add(k);
+      }
+    } else if (m.type === T.PropertyDefinition && !m.static && !m.computed) {
+      const k = keyOf(m);
+      if (k !== undefined && !m.declare) candidates.set(k, { source: { expr: m.value ?? undefined }, writes: new Set() });
+    }
+  }
+  const fields = new Map<string, FieldSource | null>();
+  if (ctor) {
+    for (const p of ctor.params) {
+      if (p.type !== T.TSParameterProperty) continue;
+      const name = parameterPropertyName(p);
+      const target = p.parameter.type === T.AssignmentPattern ? p.parameter.left : p.parameter;
+      if (name !== undefined) candidates.set(name, { source: { expr: target }, writes: new Set() });
+    }
+    const assigned = new Set<string>();
+    for (const s of ctor.body?.body ?? []) {
+      const name = topLevelThisWrite(s);
+      if (name === undefined) continue;
+      const e = (s as TSESTree.ExpressionStatement).expression as TSESTree.AssignmentExpression;
+      if (assigned.has(name)) {
+        fields.set(name, null);
+        continue;
+      }
+      assigned.add(name);
+      candidates.set(name, { source: { expr: e.right }, writes: new Set([e.left]) });
+    }
+  }
+  const text = sourceCode.text.slice(cls.range[0], cls.range[1]);
+  const opaque = /\bObject\s*\.\s*(?:assign|defineProperty|defineProperties)\s*\(\s*this\b/.test(text);
+  for (const [name, c] of candidates) {
+    if (fields.has(name) || methods.has(name)) {
+      fields.set(name, null);
+      continue;
+    }
+    fields.set(name, otherWrites(sourceCode, name, c.writes) ? null : c.source);
+  }
+  return { fields, opaque };
+}
+
+/** Whether a member named `name` is written anywhere in the file other than at `allowed`. */
+function otherWrites(sourceCode: Readonly<TSESLint.SourceCode>, name: string, allowed: ReadonlySet<Node>): boolean {
+  const bare = name.startsWith('#') ? name.slice(1) : name;
+  if (!/^[\w$]+$/.test(bare)) return true;
+  const pattern = new RegExp(`${name.startsWith('#') ? '#' : '[.]\\s*'}${bare.replace(/\$/g, '\\$')}(?![\\w$])|\\[\\s*['"\`]${bare.replace(/\$/g, '\\$')}['"\`]\\s*\\]`, 'g');
+  let found = false;
+  nodesAtWord(sourceCode, pattern, (n) => {
+    if (found) return false;
+    let member: Node = n;
+    if (member.type === T.Identifier || member.type === T.PrivateIdentifier || member.type === T.Literal) member = n.parent ?? n;
+    if (member.type !== T.MemberExpression) return false;
+    if (!allowed.has(member) && isWritten(member)) found = true;
+    return false;
+  }, { atEnd: true });
+  return found;
+}
+
+/** Whether a member expression is the target of a write. */
+function isWritten(member: Node): boolean {
+  let n: Node = member;
+  while (n.parent && (n.parent.type === T.TSAsExpression || n.parent.type === T.TSNonNullExpression || n.parent.type === T.TSSatisfiesExpression)) n = n.parent;
+  const p = n.parent;
+  if (!p) return false;
+  switch (p.type) {
+    case T.AssignmentExpression:
+      return p.left === n;
+    case T.UpdateExpression:
+      return true;
+    case T.UnaryExpression:
+      return p.operator === 'delete';
+    case T.ArrayPattern:
+    case T.RestElement:
+      return true;
+    case T.AssignmentPattern:
+      return p.left === n;
+    case T.Property:
+      return p.value === n && p.parent?.type === T.ObjectPattern;
+    case T.ForInStatement:
+    case T.ForOfStatement:
+      return p.left === n;
+    default:
+      return false;
+  }
+}
+
+/** `this.x` (possibly wrapped): the class and field name, when `node` reads a field of the enclosing class's instance. */
+export function thisMember(node: Node): { cls: Class; name: string } | undefined {
+  const n = unwrap(node);
+  if (n.type !== T.MemberExpression || unwrap(n.object).type !== T.ThisExpression) return undefined;
+  const name = memberName(n);
+  const cls = name === undefined ? undefined : thisClass(unwrap(n.object) as TSESTree.ThisExpression);
+  return cls && name !== undefined ? { cls, name } : undefined;
+}
+
+/** Field values by the expression that sets them (read once: FIELD_ENV binds nothing). */
+const valueCache = new WeakMap<Node, Value>();
+
+/**
+ * `this.x` read from the class's own field; UNKNOWN when the field is not known. A field set from
+ * a name not known (`config.delay`) stays symbolic only where `env` keeps names; elsewhere it reads
+ * as any unknown member does (UNKNOWN, or the probe).
+ */
+export function fieldValue(ev: Evaluator, node: TSESTree.MemberExpression, env: Env, depth: number): Value {
+  const value = sourceValue(ev, node, depth);
+  return env.names || !isSymbolic(value) ? value : UNKNOWN;
+}
+
+function sourceValue(ev: Evaluator, node: TSESTree.MemberExpression, depth: number): Value {
+  const field = thisMember(node);
+  const source = field && fieldSource(ev.sourceCode, field.cls, field.name);
+  if (!source) return UNKNOWN;
+  if (!source.expr) return undefined;
+  const hit = valueCache.get(source.expr);
+  if (hit !== undefined || valueCache.has(source.expr)) return hit;
+  valueCache.set(source.expr, UNKNOWN);
+  const value = ev.eval(source.expr, FIELD_ENV, depth + 1);
+  valueCache.set(source.expr, value);
+  return value;
+}
+
+/** Whether `this.x` (or `this.x.y`) starts at a field known statically, which may hold a function or an object of them. */
+export function knownThisField(sourceCode: Readonly<TSESLint.SourceCode>, node: Node): boolean {
+  let first: Node = unwrap(node);
+  while (first.type === T.MemberExpression && unwrap(first.object).type !== T.ThisExpression) first = unwrap(first.object);
+  const field = thisMember(first);
+  return !!field && !!fieldSource(sourceCode, field.cls, field.name);
+}
