@@ -14,11 +14,11 @@ import { FREE, RUNNING_ENV, type Env, type Flags } from '../eval/environment.js'
 import type { Evaluator } from '../eval/evaluator.js';
 import { localFunction } from '../eval/functions.js';
 import { numericWrite } from '../eval/builtins.js';
-import { RESPONSE, UNKNOWN, range, toInterval, type Value } from '../eval/values.js';
+import { RESPONSE, UNKNOWN, range, toInterval, type DataValue, type Value } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node } from '../model.js';
 import { boundParameter, isBoundParameter, type BoundCall } from './helper-call.js';
-import { walkExpression, writeExpression } from './control-flow.js';
+import { RESULT_ERROR_KEYS, walkExpression, writeExpression } from './control-flow.js';
 
 export type Write = TSESTree.UpdateExpression | TSESTree.AssignmentExpression;
 
@@ -59,6 +59,11 @@ export interface Region {
   readonly roots: Set<Variable>;
   /** The error-first callback parameter (`(err, res) => ...`) of a callback-style retry. */
   readonly errVar?: Variable | undefined;
+  /**
+   * A loop on a returned result (`{ data } | { error }`): variables holding the result (`result`,
+   * whose `error` is set on a failure) or its error part (`const { error } = await op()`).
+   */
+  readonly results?: ReadonlyMap<Variable, 'result' | 'error'> | undefined;
 }
 
 /** The hand-written detector's view of one file (and, for a helper read at a call, that call). */
@@ -107,11 +112,27 @@ export function evaluateAt(hw: HandWritten, expr: Node | null | undefined, env: 
 function lookup(hw: HandWritten, variable: Variable, id: TSESTree.Identifier, env: AttemptEnv): Value | typeof FREE {
   const region = env.region;
   if (region.errVar === variable && env.errTruthy !== undefined) return env.errTruthy ? RESPONSE : null;
+  const result = region.results?.get(variable);
+  if (result) return resultValue(result, env);
   if (region.roots.has(variable)) return env.status !== undefined || env.errTruthy !== undefined ? RESPONSE : UNKNOWN;
   const state = region.vars.get(variable);
   if (state) return valueAt(hw, state, env, executionPosition(id, region));
   if (isBoundParameter(hw.bound, variable)) return boundParameter(hw, variable.defs[0]!.name as Node, env);
   return FREE;
+}
+
+/**
+ * A returned result at a question: its error is the failure (carrying the status asked about) and
+ * is absent on a success. Without a status question the attempt is one that failed (a bound is read
+ * after a failure).
+ */
+function resultValue(kind: 'result' | 'error', env: AttemptEnv): Value {
+  const failed = env.status !== undefined ? !(env.status >= 200 && env.status <= 299) : env.errTruthy ?? true;
+  const error = failed ? RESPONSE : undefined;
+  if (kind === 'error') return error;
+  // The other members (`data`, `value`) are whatever the operation returned: not known.
+  const properties = new Map([...RESULT_ERROR_KEYS].map((k) => [k, error as unknown as DataValue]));
+  return { properties, open: true };
 }
 
 /** Position of a node in execution order: a for-loop's update clause runs after the body. */

@@ -168,11 +168,16 @@ export interface LoopScan {
   computed: TSESTree.MemberExpression[];
   /** `res.ok`, `err.status`. */
   statusMembers: TSESTree.MemberExpression[];
+  /** `result.error`: the error part of a returned result. */
+  errorMembers: TSESTree.MemberExpression[];
   switches: TSESTree.SwitchStatement[];
 }
 
+/** The member of a returned result (`{ data } | { error }`) that holds its failure. */
+export const RESULT_ERROR_KEYS: ReadonlySet<string> = new Set(['error', 'err']);
+
 export function scanLoop(loop: Loop): LoopScan {
-  const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [], switches: [] };
+  const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [], errorMembers: [], switches: [] };
   const parts: Node[] = loop.type === T.ForStatement ? [loop.test, loop.update].filter((n): n is TSESTree.Expression => !!n) : [loop.test];
   // `break` inside a switch leaves the switch, not the loop.
   const switchEnds: number[] = [];
@@ -191,6 +196,7 @@ export function scanLoop(loop: Loop): LoopScan {
       case T.MemberExpression:
         if (n.computed) out.computed.push(n);
         else if (n.property.type === T.Identifier && (n.property.name === 'ok' || STATUS_KEYS.has(n.property.name))) out.statusMembers.push(n);
+        else if (n.property.type === T.Identifier && RESULT_ERROR_KEYS.has(n.property.name)) out.errorMembers.push(n);
         break;
       default: break;
     }

@@ -53,7 +53,8 @@ export function isFilterCondition(hw: HandWritten, test: Node, region: Region, d
     if (!v) return;
     // `if (err)` only says that the attempt failed; `err.code`, `isRetryable(err)` choose what is retried.
     if (region.roots.has(v)) {
-      if (!bareTruthiness(n)) hit = true;
+      // A returned result's error (`if (!error)`, `if (result.error)`) is the failure itself.
+      if (!bareTruthiness(n) || region.results?.has(v)) hit = true;
       return;
     }
     const init = depth < 4 ? constInitializer(v) : undefined;
@@ -116,7 +117,13 @@ export function reachable(hw: HandWritten, region: Region, constraints: readonly
 export function errorFilter(hw: HandWritten, shape: Shape): ErrorFilter {
   const { region } = shape;
   const filters = shape.constraints.filter((c) => isFilterCondition(hw, c.test, region));
-  if (filters.length > 0) return statusFilter(hw, (s) => retriedAt(hw, region, filters, s), filters.map((c) => c.test));
+  if (filters.length > 0) {
+    const filter = statusFilter(hw, (s) => retriedAt(hw, region, filters, s), filters.map((c) => c.test));
+    // A returned error says the attempt failed, not that it was an HTTP response: retrying every
+    // one is no evidence of retried 4xx (the operation's own calls may still show it).
+    if (region.results && filter.retriesEverything) return { kind: 'none', clientErrors: [], node: filter.node };
+    return filter;
+  }
   if (shape.throwGuards.length === 0) return NO_FILTER;
   // The attempt throws on these statuses and the catch retries whatever it catches.
   const throwsAt = (status: number): boolean | Unknown => {

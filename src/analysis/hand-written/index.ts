@@ -16,7 +16,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, type Loop } from '../ast.js';
+import { contains, unwrap, type Loop } from '../ast.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { catchClauses, nodesAtWord } from '../node-lookup.js';
@@ -50,6 +50,11 @@ export function findHandWrittenSites(ctx: AnalysisContext, bound?: BoundCall): R
     const loop = nearestLoop(id.parent!);
     if (loop) loops.add(loop);
   }
+  // A returned result's error in a loop: `result.error`, or `const { data, error } = await op()`.
+  for (const id of nodesAtWord(sourceCode, ERROR_WORD, isResultError)) {
+    const loop = nearestLoop(id.parent!);
+    if (loop) loops.add(loop);
+  }
   const within = bound?.fn;
   for (const loop of loops) {
     if (within && !contains(within, loop)) continue;
@@ -78,6 +83,18 @@ function guard<R>(f: () => R | undefined): R | undefined {
     return undefined;
   }
 }
+
+const ERROR_WORD = /\berr(?:or)?\b/g;
+
+/** The `error` of `result.error` (on a variable) or of `const { error } = ...`. */
+function isResultError(n: Node): boolean {
+  const p = n.parent;
+  if (n.type !== T.Identifier || !p) return false;
+  if (p.type === T.MemberExpression) return p.property === n && !p.computed && unwrap(p.object).type === T.Identifier && !LOGGERS.test((unwrap(p.object) as TSESTree.Identifier).name);
+  return p.type === T.Property && (p.key === n || (p.shorthand && p.value === n)) && !p.computed && p.parent?.type === T.ObjectPattern;
+}
+
+const LOGGERS = /^(?:console|logger|log)$/;
 
 /** The `ok` of `res.ok`, the `status` of `err.status` (not a variable or key of that name). */
 function isStatusProperty(n: Node): boolean {

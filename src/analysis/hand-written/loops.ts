@@ -11,7 +11,7 @@ import type { Node, RetrySite } from '../model.js';
 import { executionPosition, initialValue, regionWrite, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { isCounter } from './bound.js';
 import {
-  calleeName, calleeOf, chainRoot, continues, exitOf, following, scanLoop, sequenceExits, walkExpression, writeExpression, type LoopScan,
+  RESULT_ERROR_KEYS, calleeName, calleeOf, chainRoot, continues, exitOf, following, scanLoop, sequenceExits, walkExpression, writeExpression, type LoopScan,
 } from './control-flow.js';
 import { isFilterCondition, leavesOnSuccess, retriesFailuresOnly } from './filter.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
@@ -29,6 +29,7 @@ export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
     if (shape) break;
   }
   shape ??= responseShape(hw, loop, scan, regionOf);
+  shape ??= resultShape(hw, loop, scan, regionOf);
   if (!shape) return undefined;
   const label = loop.type === T.ForStatement ? 'for loop' : loop.type === T.WhileStatement ? 'while loop' : 'do...while loop';
   return buildSite(hw, shape, { node: loop, reportNode: loop.test ?? loop, label });
@@ -333,6 +334,71 @@ function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: ()
     return { region: r, operation, constraints, throwGuards: [], sleeps, opPos };
   }
   return undefined;
+}
+
+/**
+ * A loop without try/catch on a returned result (`{ data } | { error }`): it leaves once the
+ * result carries no error and goes round again on one (`if (!result.error) return result;`,
+ * `const { data, error } = await op(); if (!error) return data;`). A loop that goes on after a
+ * success (the next page, polling until a state) is no retry.
+ */
+function resultShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: () => Region): Shape | undefined {
+  const candidates: { results: Map<Variable, 'result' | 'error'>; operation: Node }[] = [];
+  const seen = new Set<Variable>();
+  for (const m of scan.errorMembers) {
+    const obj = unwrap(m.object);
+    const v = obj.type === T.Identifier ? hw.evaluator.variableOf(obj) : undefined;
+    if (!v || seen.has(v)) continue;
+    seen.add(v);
+    const op = assignedCall(hw, v, loop);
+    if (op) candidates.push({ results: new Map([[v, 'result']]), operation: op });
+  }
+  for (const w of scan.awaits) {
+    const parts = errorParts(hw, w);
+    const root = parts && chainRoot(w.argument);
+    if (!parts || root?.type !== T.CallExpression || isSleepCall(hw, root)) continue;
+    candidates.push({ results: new Map(parts.map((v) => [v, 'error' as const])), operation: root });
+  }
+  for (const { results, operation } of candidates) {
+    const r: Region = { ...regionOf(), roots: new Set(results.keys()), results };
+    if (iteratesCollection(hw, r, scan, operation)) continue;
+    const opPos = executionPosition(operation, r);
+    const constraints = loopTestConstraint(loop);
+    for (const i of scan.ifs) {
+      const c = guardOf(i, loop, opPos, r);
+      if (c) constraints.push(c);
+    }
+    const filters = constraints.filter((c) => readsAny(hw, c.test, results));
+    if (filters.length === 0 || !retriesFailuresOnly(hw, r, filters)) continue;
+    const sleeps = loopSleeps(hw, scan, () => false, operation, r.roots);
+    return { region: r, operation, constraints, throwGuards: [], sleeps, opPos };
+  }
+  return undefined;
+}
+
+/** `const { data, error } = await op()`: the variables bound to the result's error member. */
+function errorParts(hw: HandWritten, w: TSESTree.AwaitExpression): Variable[] | undefined {
+  let value: Node = w;
+  while (value.parent && TYPE_WRAPPERS.has(value.parent.type)) value = value.parent;
+  const p = value.parent;
+  const pattern = p?.type === T.VariableDeclarator && p.init === value ? p.id : p?.type === T.AssignmentExpression && p.right === value ? p.left : undefined;
+  if (pattern?.type !== T.ObjectPattern) return undefined;
+  const out: Variable[] = [];
+  for (const prop of pattern.properties) {
+    if (prop.type !== T.Property || prop.computed || prop.key.type !== T.Identifier || !RESULT_ERROR_KEYS.has(prop.key.name)) continue;
+    const target = prop.value.type === T.AssignmentPattern ? prop.value.left : prop.value;
+    const v = target.type === T.Identifier ? hw.evaluator.variableOf(target) : undefined;
+    if (v) out.push(v);
+  }
+  return out.length ? out : undefined;
+}
+
+function readsAny(hw: HandWritten, test: Node, vars: ReadonlyMap<Variable, unknown>): boolean {
+  let hit = false;
+  walkExpression(test, (n) => {
+    if (!hit && n.type === T.Identifier && vars.has(hw.evaluator.variableOf(n)!)) hit = true;
+  });
+  return hit;
 }
 
 /** `const res = await fetch(u)` / `res = await fetch(u)` inside the loop: the repeated call. */
