@@ -101,6 +101,12 @@ export interface HttpFacet {
   readonly senders: readonly string[];
   /** A global the runtime provides (`fetch`): a call of it, when the file does not declare it, is this client's. */
   readonly global?: string;
+  /**
+   * The argument index of the body for the members that send one (`post`, `put`, `patch`) when it
+   * comes before the config (axios's `post(url, data, config)`): a `headers` object inside it is
+   * data sent to the server, not the request's headers.
+   */
+  readonly bodyArgument?: number;
   /** Whether the promise rejects on a 4xx response by itself. */
   readonly throwsOnClientError: boolean;
   /** Options of a call that turn that off (`validateStatus`, `throwHttpErrors`). */

@@ -47,6 +47,23 @@ run('no-unsafe-write-retry', rule, {
     `import pRetry from 'p-retry'; import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
      const ec2 = new EC2Client({ maxAttempts: 1 });
      await pRetry(() => ec2.send(new RunInstancesCommand({ MinCount: 1, MaxCount: 1, ClientToken: token })), ${opts});`,
+    // ky takes its options second (no body argument): headers there are the request's.
+    `import pRetry from 'p-retry'; import ky from 'ky';
+     export const unban = (id, key) => pRetry(() => ky.post('/users/' + id + '/unban', { headers: { 'X-Idempotency-Key': key } }), ${opts});`,
+    // axios with the key in the config, after an empty body.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     export const unban = (id, key) => pRetry(() => axios.post('/users/' + id + '/unban', undefined, { headers: { 'X-Idempotency-Key': key } }), ${opts});`,
+    // A key field at the top of the body is sent (APIs that read it from the JSON).
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     export const pay = (order, key) => pRetry(() => axios.post('/pay', { ...order, idempotency_key: key }), ${opts});`,
+    // QueryClient defaults: mutations not retried (the library's default, or written 0 / false), or
+    // only queries retried.
+    `import { QueryClient } from '@tanstack/react-query';
+     export const client = new QueryClient({ defaultOptions: { queries: { retry: 2 }, mutations: { retry: 0 } } });`,
+    `import { QueryClient } from '@tanstack/react-query';
+     export const client = new QueryClient({ defaultOptions: { queries: { retry: 2 }, mutations: { retry: false } } });`,
+    `import { QueryClient } from '@tanstack/react-query';
+     export const client = new QueryClient({ defaultOptions: { queries: { retry: 2, retryDelay: (n) => Math.random() * 1000 * 2 ** n } } });`,
     // PUT and DELETE are idempotent by HTTP semantics (allowed by default).
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.put('/users/1', user), ${opts});`,
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/users/1', { method: 'DELETE' }), ${opts});`,
@@ -99,6 +116,22 @@ run('no-unsafe-write-retry', rule, {
         data: { site: 'pRetry()', operation: 'axios.post()' },
         suggestions: [{ messageId: 'callOnce', data: { operation: 'axios.post()' }, output: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait axios.post('/charges', body);` }],
       }],
+    },
+    {
+      // axios.post(url, data, config): a headers object written as the second argument is the JSON
+      // body, so the server never sees the key (a real bank front end did this on one of five calls).
+      code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nexport const unban = (id, key) => pRetry(() => axios.post('/users/' + id + '/unban', { headers: { 'X-Idempotency-Key': key } }), ${opts});`,
+      errors: [{ messageId: 'unsafeWrite', line: 3, data: { site: 'pRetry()', operation: 'axios.post()' }, suggestions: [{ messageId: 'callOnce', output: `import pRetry from 'p-retry';\nimport axios from 'axios';\nexport const unban = (id, key) => axios.post('/users/' + id + '/unban', { headers: { 'X-Idempotency-Key': key } });` }] }],
+    },
+    {
+      // The same through Angular's HttpClient post(url, body, options).
+      code: `import { HttpClient } from '@angular/common/http';\nimport { retry } from 'rxjs';\nexport class Users {\n  constructor(private http: HttpClient) {}\n  unban(id: string, key: string) {\n    return this.http.post('/users/' + id + '/unban', { headers: { 'Idempotency-Key': key } }).pipe(retry({ count: 2 }));\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 6, suggestions: [{ messageId: 'sendKey', output: `import { HttpClient } from '@angular/common/http';\nimport { retry } from 'rxjs';\nexport class Users {\n  constructor(private http: HttpClient) {}\n  unban(id: string, key: string) {\n    const idempotencyKey = crypto.randomUUID();\n    return this.http.post('/users/' + id + '/unban', { headers: { 'Idempotency-Key': key } }, { headers: { 'Idempotency-Key': idempotencyKey } }).pipe(retry({ count: 2 }));\n  }\n}` }] }],
+    },
+    {
+      // Retrying every mutation by default re-sends every write the app makes, in whatever file.
+      code: `import { QueryClient } from '@tanstack/react-query';\nexport const client = new QueryClient({\n  defaultOptions: { mutations: { retry: 15, retryDelay: () => 1000 } },\n});`,
+      errors: [{ messageId: 'configuredWrites', line: 3, column: 34, data: { site: 'QueryClient() mutations' }, suggestions: [{ messageId: 'stopRetrying', output: `import { QueryClient } from '@tanstack/react-query';\nexport const client = new QueryClient({\n  defaultOptions: { mutations: { retry: 0, retryDelay: () => 1000 } },\n});` }] }],
     },
     {
       // fetch with method POST in a block-bodied async function: no call-once suggestion.

@@ -9,5 +9,5 @@ import type { LibraryDescriptor } from '../library.js';
 export const angularHttp: LibraryDescriptor = {
   id: 'angular-http',
   modules: ['@angular/common/http'],
-  http: { method: 'members', senders: [], throwsOnClientError: true, types: ['HttpClient'], handlerTypes: ['HttpHandler'] },
+  http: { method: 'members', bodyArgument: 1, senders: [], throwsOnClientError: true, types: ['HttpClient'], handlerTypes: ['HttpHandler'] },
 };

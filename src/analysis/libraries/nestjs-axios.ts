@@ -8,5 +8,5 @@ import type { LibraryDescriptor } from '../library.js';
 export const nestjsAxios: LibraryDescriptor = {
   id: 'nestjs-axios',
   modules: ['@nestjs/axios'],
-  http: { method: 'members', senders: [], throwsOnClientError: true, nonThrowingOptions: ['validateStatus'], statusAcceptedOption: 'validateStatus', types: ['HttpService'] },
+  http: { method: 'members', bodyArgument: 1, senders: [], throwsOnClientError: true, nonThrowingOptions: ['validateStatus'], statusAcceptedOption: 'validateStatus', types: ['HttpService'] },
 };

@@ -184,6 +184,9 @@ function clientSites(configNode: Node | undefined, call: TSESTree.CallExpression
       delay: delay.schedule,
       jitter: delay.jitter,
       clientLevel: true,
+      // Every mutation is a write (its whole point), sent again on each retry: a default that
+      // retries mutations re-sends whatever writes the app makes, keyed or not.
+      ...(kind === 'mutation' && retry.property ? { retriesWrites: { value: true, node: retry.property } } : {}),
       ...(retry.property ? {} : { implicit: true }),
       options: group.object ? { object: group.object } : undefined,
       fixes: tanstackFixes(),

@@ -58,8 +58,8 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     // A function calling itself is the retry (or the walk) itself: its operations are the calls in its body.
     if (callsItself(call, ctx)) return undefined;
     const label = callLabel(call, ctx);
-    const key = () => keys.keyOf(call, attemptVars, scope);
     const request = http.requestOf(call);
+    const key = () => keys.keyOf(call, attemptVars, scope, request?.body);
     if (request) {
       const { method } = request;
       const shown = method && method !== 'GET' && !/\.(post|put|patch|delete|del)\(/i.test(label) ? `${label} (${method})` : label;

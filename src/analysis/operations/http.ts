@@ -26,6 +26,8 @@ export interface HttpRequest {
   readonly method: string | undefined;
   /** Set when the kind does not follow from the method: an interceptor sends every method. */
   readonly kind?: OperationKind | undefined;
+  /** The argument that is the request's body, when the client takes it before its config. */
+  readonly body?: number | undefined;
 }
 
 export interface HttpReader {
@@ -71,6 +73,11 @@ function httpIndex(libraries: readonly LibraryDescriptor[]): HttpIndex {
   return index;
 }
 
+/** The body's argument index for a method that sends one, when the client puts it before the config. */
+function bodyArgument(index: number | undefined, method: string | undefined): number | undefined {
+  return index !== undefined && (method === 'POST' || method === 'PUT' || method === 'PATCH') ? index : undefined;
+}
+
 export function createHttpReader(file: FileFacts): HttpReader {
   const { ctx } = file;
   const index = httpIndex(file.libraries);
@@ -87,7 +94,7 @@ export function createHttpReader(file: FileFacts): HttpReader {
     const client = clientOf(call);
     if (!client) return throughReceiver(call);
     const id = client.library.id;
-    if (client.method) return { client: id, method: client.method };
+    if (client.method) return { client: id, method: client.method, body: bodyArgument(client.facet.bodyArgument, client.method) };
     switch (client.facet.method) {
       case 'fetch':
         return sent(id, call, call.arguments[1]);
@@ -114,7 +121,7 @@ export function createHttpReader(file: FileFacts): HttpReader {
   function throughReceiver(call: TSESTree.CallExpression): HttpRequest | undefined {
     const request = receivers.requestOf(call);
     if (!request) return undefined;
-    if (request.style === 'method-member') return { client: request.client, method: request.method };
+    if (request.style === 'method-member') return { client: request.client, method: request.method, body: bodyArgument(request.bodyArgument, request.method) };
     if (request.style === 'fetch') return sent(request.client, call, call.arguments[call.arguments.length > 1 ? 1 : 0]);
     // An interceptor re-sends every request that passes through it, whatever its method, unless
     // the code looks at the method.

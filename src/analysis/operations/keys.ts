@@ -29,8 +29,11 @@ const FRESH_GLOBALS = new Set(['Date.now', 'performance.now', 'Math.random', 'cr
 type Freshness = Pick<IdempotencyKey, 'stability' | 'freshSource'>;
 
 export interface KeyReader {
-  /** The key a call carries in its arguments (headers, body, SDK request options). */
-  keyOf(call: TSESTree.CallExpression, attemptVars: Set<Variable>, scope: Node | undefined): IdempotencyKey | undefined;
+  /**
+   * The key a call carries in its arguments (headers, body, SDK request options). `body` is the
+   * argument that is the request's body when the client says so: a `headers` object in it is data.
+   */
+  keyOf(call: TSESTree.CallExpression, attemptVars: Set<Variable>, scope: Node | undefined, body?: number): IdempotencyKey | undefined;
   /** The key given to the retry engine itself (the runtime's `write({ idempotencyKey }, fn)`). */
   engineKeyOf(execution: Execution, scope: Node | undefined): IdempotencyKey | undefined;
   /** A key a helper reads from its parameter takes its stability from the argument passed in. */
@@ -43,13 +46,18 @@ export function createKeyReader(file: FileFacts): KeyReader {
   const { ctx } = file;
   const variableOf = (id: TSESTree.Identifier) => findVariable(ctx.evaluator.scopeOf(id), id.name);
 
-  function keyOf(call: TSESTree.CallExpression, attemptVars: Set<Variable>, scope: Node | undefined): IdempotencyKey | undefined {
-    const found = findKeyProperty(call.arguments, 0, new Set());
+  function keyOf(call: TSESTree.CallExpression, attemptVars: Set<Variable>, scope: Node | undefined, body?: number): IdempotencyKey | undefined {
+    const seen = new Set<Node>();
+    let found: { property: Node; value: Node } | undefined;
+    for (const [i, arg] of call.arguments.entries()) {
+      found = findKeyProperty([arg], 0, seen, i === body);
+      if (found) break;
+    }
     if (!found) return undefined;
     return { node: found.property, value: found.value, ...freshness(found.value, attemptVars, scope) };
   }
 
-  function findKeyProperty(nodes: readonly Node[], depth: number, seen: Set<Node>): { property: Node; value: Node } | undefined {
+  function findKeyProperty(nodes: readonly Node[], depth: number, seen: Set<Node>, inBody = false): { property: Node; value: Node } | undefined {
     if (depth > 6) return undefined;
     const keyNames = file.words().keyNames;
     for (const raw of nodes) {
@@ -61,18 +69,20 @@ export function createKeyReader(file: FileFacts): KeyReader {
         case T.ObjectExpression:
           for (const p of node.properties) {
             if (p.type === T.SpreadElement) {
-              found = findKeyProperty([p.argument], depth + 1, seen);
+              found = findKeyProperty([p.argument], depth + 1, seen, inBody);
             } else {
               const name = staticPropertyName(p);
               if (name !== undefined && keyNames.has(name.toLowerCase()) && p.kind === 'init') return { property: p, value: p.value as Node };
-              if (!isFunctionNode(p.value as Node)) found = findKeyProperty([p.value as Node], depth + 1, seen);
+              // `post(url, { headers: { 'Idempotency-Key': k } })` through axios sends that object as JSON.
+              if (inBody && name?.toLowerCase() === 'headers') continue;
+              if (!isFunctionNode(p.value as Node)) found = findKeyProperty([p.value as Node], depth + 1, seen, inBody);
             }
             if (found) return found;
           }
           break;
         case T.Identifier: {
           const resolved = ctx.evaluator.resolve(node);
-          if (resolved !== node) found = findKeyProperty([resolved], depth + 1, seen);
+          if (resolved !== node) found = findKeyProperty([resolved], depth + 1, seen, inBody);
           break;
         }
         case T.CallExpression:

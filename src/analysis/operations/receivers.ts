@@ -32,6 +32,8 @@ export interface ReceiverRequest {
   readonly nonThrowingOptions?: readonly string[] | undefined;
   /** The option among them that is a status predicate (axios's `validateStatus`). */
   readonly statusAcceptedOption?: string | undefined;
+  /** The descriptor's `bodyArgument`: where `post(url, data, config)` takes its body. */
+  readonly bodyArgument?: number | undefined;
 }
 
 /** A type that the catalogue says is a client, or a handler that passes requests on. */
@@ -78,7 +80,7 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
     if (!member) return undefined;
     const receiver = unwrap(callee.object);
     const typed = clientType(receiver);
-    const knownOf = (t: TypedClient) => ({ client: t.library.id, throwsOnClientError: t.facet.throwsOnClientError, nonThrowingOptions: t.facet.nonThrowingOptions ?? [], statusAcceptedOption: t.facet.statusAcceptedOption });
+    const knownOf = (t: TypedClient) => ({ client: t.library.id, throwsOnClientError: t.facet.throwsOnClientError, nonThrowingOptions: t.facet.nonThrowingOptions ?? [], statusAcceptedOption: t.facet.statusAcceptedOption, bodyArgument: t.facet.bodyArgument });
     // `client.channels.fetch(id)`: a member of a typed client's manager (discord.js `Client#channels`),
     // named in the descriptor by its path.
     if (!typed && receiver.type === T.MemberExpression && !receiver.computed && unwrap(receiver.object).type === T.Identifier) {
