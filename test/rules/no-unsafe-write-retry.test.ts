@@ -250,6 +250,8 @@ run('no-unsafe-write-retry (methods followed to their bodies)', rule, {
     { code: `import pRetry from 'p-retry'; import users from './user-service';\nawait pRetry(() => users.rename('1', 'x', crypto.randomUUID()), ${opts});`, filename: members },
     { code: `import pRetry from 'p-retry'; import users from './missing';\nawait pRetry(() => users.unban('1'), ${opts});`, filename: members },
     { code: `import pRetry from 'p-retry'; import { instance } from './instance';\nawait pRetry(() => instance.unban('1'), ${opts});`, filename: members },
+    // The axios instance imported from the file that creates it: a key in its config is the request's.
+    { code: `import pRetry from 'p-retry'; import { instance } from './instance';\nexport const restore = (key) => pRetry(() => instance.post('/users/1/restore', {}, { headers: { 'Idempotency-Key': key } }), ${opts});`, filename: members },
   ],
   invalid: [
     unsafe(`import pRetry from 'p-retry';\nimport axios from 'axios';\nclass Api {\n  async unban(id) { return axios.post('/u/' + id); }\n  async run() { await pRetry(() => this.unban('1'), ${opts}); }\n}`, 5, 'this.unban() (axios.post())'),
@@ -259,6 +261,10 @@ run('no-unsafe-write-retry (methods followed to their bodies)', rule, {
     unsafe(`import pRetry from 'p-retry';\nimport axios from 'axios';\nconst api = { async ban(id) { return axios.post('/b/' + id); } };\nawait pRetry(() => api.ban('1'), ${opts});`, 4, 'api.ban() (axios.post())'),
     unsafe(`import pRetry from 'p-retry';\nimport users from './user-service';\nawait pRetry(() => users.unban('1'), ${opts});`, 3, 'users.unban() (instance.post())', members),
     unsafe(`import pRetry from 'p-retry';\nimport { banApi } from './user-service';\nawait pRetry(() => banApi.ban('1'), ${opts});`, 3, 'banApi.ban() (instance.post())', members),
+    // A key the method writes inside the body (followed into the service, whose instance is axios
+    // created in a third file) is no key.
+    unsafe(`import pRetry from 'p-retry';\nimport users from './user-service';\nconst key = crypto.randomUUID();\nawait pRetry(() => users.restore('1', key), ${opts});`, 4, 'users.restore() (instance.post())', members),
+    unsafe(`import pRetry from 'p-retry';\nimport { instance } from './instance';\nexport const restore = (key) => pRetry(() => instance.post('/users/1/restore', { headers: { 'Idempotency-Key': key } }), ${opts});`, 3, 'instance.post()', members),
     unsafe(`const pRetry = require('p-retry');\nconst legacy = require('./legacy');\npRetry(() => legacy.notify('1'), ${opts});`, 3, 'legacy.notify() (axios.post())', membersJs),
   ],
 });

@@ -8,6 +8,7 @@ import type { HttpFacet, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import { enclosingFunction, findVariable, memberName, propertyKey, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
+import type { ImportedValue } from './members.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind, Variable } from './types.js';
 import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember } from './vocabulary.js';
@@ -78,7 +79,11 @@ function bodyArgument(index: number | undefined, method: string | undefined): nu
   return index !== undefined && (method === 'POST' || method === 'PUT' || method === 'PATCH') ? index : undefined;
 }
 
-export function createHttpReader(file: FileFacts): HttpReader {
+/**
+ * `imported` reads what an imported name holds in the file that exports it, when the model may
+ * follow imports: an axios instance created in another file is still axios.
+ */
+export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Identifier) => ImportedValue | undefined): HttpReader {
   const { ctx } = file;
   const index = httpIndex(file.libraries);
   const receivers = createReceiverReader(ctx, file.libraries);
@@ -223,7 +228,8 @@ export function createHttpReader(file: FileFacts): HttpReader {
     while (target.type === T.MemberExpression && target.object.type === T.CallExpression) {
       target = unwrap(target.object.callee);
     }
-    const ref = ctx.imports.resolve(target) ?? instanceOf(target);
+    const direct = ctx.imports.resolve(target);
+    const ref = (direct && index.byModule.has(direct.module) ? direct : undefined) ?? instanceOf(target);
     const library = ref && index.byModule.get(ref.module);
     if (!ref || !library) return undefined;
     const facet = library.http!;
@@ -247,10 +253,18 @@ export function createHttpReader(file: FileFacts): HttpReader {
     }
     if (base.type !== T.Identifier) return undefined;
     const init = ctx.evaluator.resolve(base);
-    if (init.type !== T.CallExpression) return undefined;
-    const factory = ctx.imports.resolve(init.callee) ?? instanceOf(unwrap(init.callee));
+    const factory = init.type === T.CallExpression ? ctx.imports.resolve(init.callee) ?? instanceOf(unwrap(init.callee)) : init === base ? importedFactory(base) : undefined;
     if (!factory || !/(?:^|\.)(create|extend)$/.test(factory.path)) return undefined;
     return { module: factory.module, path: path.length ? path.join('.') : 'default' };
+  }
+
+  /** `import { instance } from './instance'` where that file exports `axios.create(...)`: the factory called there. */
+  function importedFactory(id: TSESTree.Identifier): { module: string; path: string } | undefined {
+    const value = imported?.(id);
+    const init = value && unwrap(value.node);
+    if (init?.type !== T.CallExpression) return undefined;
+    const ref = value!.ctx.imports.resolve(unwrap(init.callee));
+    return ref && index.byModule.has(ref.module) ? ref : undefined;
   }
 
   function callsIn(scope: Node): HttpCall[] {

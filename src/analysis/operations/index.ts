@@ -14,7 +14,8 @@ import { functionOf, isFunctionNode } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
 import { createClassifier, type Classifier } from './classify.js';
-import { createMethodResolver, type OpenModule } from './members.js';
+import { createImportedValueReader, createMethodResolver, type OpenModule } from './members.js';
+import { resolveImport } from '../wrappers/modules.js';
 import { createFileFacts, inside } from './file.js';
 import { createHttpReader } from './http.js';
 import { createKeyReader } from './keys.js';
@@ -110,7 +111,16 @@ export function createOperationAnalysis(
 
 function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[], follow: FollowEnvironment) {
   const file = createFileFacts(ctx, settings, libraries);
-  const http = createHttpReader(file);
+  // The files opened from here, by path: a method followed into one of them may send its request
+  // through a client that file imports (an axios instance created in a third file).
+  const paths = new WeakMap<AnalysisContext, string>();
+  const open: OpenModule | undefined = follow.open && ((specifier, from) => {
+    const other = follow.open!(specifier, from);
+    const path = other && !paths.has(other) ? resolveImport(specifier, from) : undefined;
+    if (other && path) paths.set(other, path);
+    return other;
+  });
+  const http = createHttpReader(file, createImportedValueReader(ctx, follow.filename, open));
   const keys = createKeyReader(file);
   // Another file's methods are classified by a classifier of that file (which follows no further file).
   const foreign = new WeakMap<AnalysisContext, Classifier>();
@@ -119,13 +129,13 @@ function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], 
     let c = foreign.get(other);
     if (!c) {
       const otherFile = createFileFacts(other, settings, libraries);
-      const otherHttp = createHttpReader(otherFile);
+      const otherHttp = createHttpReader(otherFile, createImportedValueReader(other, paths.get(other), follow.open));
       c = createClassifier(otherFile, otherHttp, createKeyReader(otherFile), { resolver: createMethodResolver(other, undefined, undefined), classifierOf: () => c! });
       foreign.set(other, c);
     }
     return c;
   };
-  const classifier: Classifier = createClassifier(file, http, keys, { resolver: createMethodResolver(ctx, follow.filename, follow.open), classifierOf });
+  const classifier: Classifier = createClassifier(file, http, keys, { resolver: createMethodResolver(ctx, follow.filename, open), classifierOf });
   const layers = createLayerReader(file, sites, classifier, http);
   return { file, http, keys, classifier, layers };
 }

@@ -74,6 +74,32 @@ export function createMethodResolver(ctx: AnalysisContext, filename: string | un
   return { methodOf };
 }
 
+/** An expression another file of the project exports, with that file's context to read it in. */
+export interface ImportedValue {
+  readonly node: Node;
+  readonly ctx: AnalysisContext;
+}
+
+/**
+ * What an imported name holds in the file that exports it (`import { api } from './api'` where
+ * `api.ts` has `export const api = axios.create()`): one file away, no further.
+ */
+export function createImportedValueReader(ctx: AnalysisContext, filename: string | undefined, open: OpenModule | undefined): (id: TSESTree.Identifier) => ImportedValue | undefined {
+  return (id) => {
+    if (!open || !filename || !isAbsolute(filename)) return undefined;
+    const ref = ctx.imports.resolve(id);
+    if (!ref) return undefined;
+    const exported = ref.path === 'module' ? 'default' : ref.path;
+    if (exported.includes('.')) return undefined;
+    const other = open(ref.module, filename);
+    const value = other && exportedValue(other, exported);
+    if (!other || !value) return undefined;
+    // `const api = axios.create(); export default api;`
+    const local = unwrap(value);
+    return { node: local.type === T.Identifier ? other.evaluator.resolve(local) : local, ctx: other };
+  };
+}
+
 /** The class `this` is inside a method (or a class field's arrow) of, and whether it is an instance. */
 function thisHolder(node: Node): Holder | undefined {
   // Arrows keep the `this` of the function around them.
