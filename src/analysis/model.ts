@@ -53,6 +53,8 @@ export interface ErrorFilter {
    */
   readonly refusedOnly?: boolean | undefined;
   readonly node?: Node | undefined;
+  /** For a filter read status by status: the 4xx statuses it retries (other than 408 and 429), which `clientErrors` lists as ranges. */
+  readonly clientErrorStatuses?: readonly number[] | undefined;
 }
 
 export interface OptionEdit {

@@ -279,7 +279,8 @@ export class Evaluator {
       // An unknown initialiser (a call we cannot see) stays unknown even when probing.
       return this.eval(init, env, depth);
     }
-    if (variable.references.some((r) => r.isWrite() && !r.init)) return this.orProbe(env);
+    // A probe stands for a scale the same on every attempt, not for a variable written from the attempt's state.
+    if (variable.references.some((r) => r.isWrite() && !r.init)) return writtenPerAttempt(variable, env) ? UNKNOWN : this.orProbe(env);
     const name = def.name as Node;
     const parent = name.parent;
     if (parent?.type === T.AssignmentPattern && parent.left === name) {
@@ -431,6 +432,17 @@ export class Evaluator {
     if (typeof object === 'string' && key === 'length') return object.length;
     return UNKNOWN;
   }
+}
+
+/** Whether a variable is written (`x = f(attempt)`, `x++`) with a value that changes from one attempt to the next. */
+function writtenPerAttempt(variable: Variable, env: Env): boolean {
+  if (env.probe === undefined) return false;
+  return variable.references.some((r) => {
+    const id = r.identifier as Node;
+    const p = id.parent;
+    if (!r.isWrite() || r.init) return false;
+    return p?.type === T.UpdateExpression || (p?.type === T.AssignmentExpression && p.left === id && !!env.varies?.(p.right, env));
+  });
 }
 
 export function createEvaluator(sourceCode: Readonly<TSESLint.SourceCode>): Evaluator {

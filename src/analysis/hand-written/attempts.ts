@@ -12,7 +12,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, contains, unwrap, type Loop, type Variable } from '../ast.js';
 import { FREE, RUNNING_ENV, type Env, type Flags } from '../eval/environment.js';
 import type { Evaluator } from '../eval/evaluator.js';
-import { localFunction } from '../eval/functions.js';
+import { frameFor, localFunction } from '../eval/functions.js';
 import { numericWrite } from '../eval/builtins.js';
 import { RESPONSE, UNKNOWN, range, toInterval, type DataValue, type Value } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
@@ -38,6 +38,8 @@ export interface StateVariable {
   readonly copies?: readonly Write[] | undefined;
   /** For a recursive parameter: the argument the recursive call passes on. */
   readonly next?: Node | undefined;
+  /** Through a cycle of two functions: the other one, whose parameters `next` reads, and the arguments it is called with. */
+  readonly nextFrame?: { readonly fn: TSESTree.FunctionLike; readonly args: readonly Node[] } | undefined;
   /** Constant change per attempt when it is one (`i++` = 1, `retries - 1` = -1). */
   readonly step?: number | undefined;
   /** Values per attempt, per kind of question (status, probe, ...). */
@@ -215,7 +217,8 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
       else v = env.probe !== undefined ? env.probe : UNKNOWN;
     } else {
       const previous: AttemptEnv = { ...env, attempt: j - 1, flags };
-      if (state.next) v = hw.evaluator.evaluateFresh(state.next, previous);
+      const f = state.nextFrame;
+      if (state.next) v = hw.evaluator.evaluateFresh(state.next, f ? { ...previous, frame: frameFor(hw.ctx.sourceCode, f.fn, f.args, previous) } : previous);
       else if (state.write && state.write !== 'multi') v = applyWrite(hw, state.write, memo.values[j - 1] as Value, previous);
       else v = memo.values[j - 1] as Value;
     }

@@ -67,9 +67,18 @@ export function isFilterCondition(hw: HandWritten, test: Node, region: Region, d
 function bareTruthiness(id: Node): boolean {
   const p = id.parent;
   if (!p) return true;
+  // `res instanceof Error`: a rejection caught into a value, as `if (err)` says only that it failed.
+  if (p.type === T.BinaryExpression && p.operator === 'instanceof' && p.left === id) return isBuiltinError(p.right);
   if (p.type === T.MemberExpression || p.type === T.CallExpression || p.type === T.BinaryExpression || p.type === T.NewExpression) return false;
   if (p.type === T.ChainExpression || p.type === T.TSNonNullExpression || p.type === T.TSAsExpression) return bareTruthiness(p);
   return true;
+}
+
+/** `Error`, `globalThis.Error`. */
+function isBuiltinError(n: Node): boolean {
+  const e = unwrap(n);
+  if (e.type === T.Identifier) return e.name === 'Error';
+  return e.type === T.MemberExpression && !e.computed && e.property.type === T.Identifier && e.property.name === 'Error' && unwrap(e.object).type === T.Identifier && (unwrap(e.object) as { name: string }).name === 'globalThis';
 }
 
 /**
@@ -153,14 +162,15 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
     const okNode = tests.find((t) => /\.ok\b/.test(text(t))) ?? node;
     return { kind: 'none', clientErrors: [], retriesEverything: okNode, node };
   }
-  const clientErrors = clientErrorInclusions(failures.filter((s) => s < 500 && results.get(s)), statusNode!);
+  const clientErrorStatuses = failures.filter((s) => s < 500 && results.get(s) && s !== 408 && s !== 429);
+  const clientErrors = clientErrorInclusions(clientErrorStatuses, statusNode!);
   const retriedFailures = failures.filter((s) => results.get(s));
   const refusedOnly = retriedFailures.length > 0 && retriedFailures.every((s) => REFUSED.has(s)) && retried(NO_RESPONSE) === false;
-  return { kind: 'statuses', clientErrors, node: statusNode, ...(refusedOnly ? { refusedOnly } : {}) };
+  return { kind: 'statuses', clientErrors, clientErrorStatuses, node: statusNode, ...(refusedOnly ? { refusedOnly } : {}) };
 }
 
 /** 4xx statuses a filter retries, other than 408 and 429 (which may succeed later). */
-function clientErrorInclusions(retried: readonly number[], node: Node): ClientErrorInclusion[] {
+export function clientErrorInclusions(retried: readonly number[], node: Node): ClientErrorInclusion[] {
   const codes = retried.filter((s) => s !== 408 && s !== 429);
   if (codes.length === 0) return [];
   const all = Array.from({ length: 100 }, (_, i) => 400 + i).filter((s) => s !== 408 && s !== 429);

@@ -7,18 +7,19 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, memberName, unwrap, walk, type Variable } from '../ast.js';
+import { cycleReferences, type CycleReference } from '../call-cycles.js';
 import { STATUS_KEYS } from '../eval/evaluator.js';
 import { parameterVariable } from '../eval/functions.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { nodeAt } from '../node-lookup.js';
 import { initialValue, linearStep, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
-import { isCounter } from './bound.js';
+import { isCounter, refsCounter } from './bound.js';
 import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
 import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
 import { guardOf, operationOf } from './loops.js';
-import { buildSite, type Constraint, type Shape } from './site.js';
+import { buildSite, mergeSites, type Constraint, type Shape } from './site.js';
 import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -30,17 +31,48 @@ export interface SelfReferences {
   readonly variable?: Variable | undefined;
 }
 
-/** The self-recursive retry of `fn`, reported once at its first self-call; undefined unless every self-call is one. */
+/**
+ * The recursive retry of `fn`, reported once at its first way back in: the function calls itself,
+ * or calls another function of the file (or method of its class) that calls it again. Undefined
+ * unless every way back is a retry after a failure; several ways back make one site.
+ */
 export function recursionSite(hw: HandWritten, fn: Fn, guard: <R>(f: () => R | undefined) => R | undefined): RetrySite | undefined {
   const self = selfReferences(hw, fn);
-  if (!self) return undefined;
-  let first: RetrySite | undefined;
-  for (const ref of self.refs) {
-    const s = guard(() => selfCallSite(hw, fn, self.name, ref, self.variable));
+  const cycles = cycleReferences(hw.ctx, fn);
+  if (!self && cycles.length === 0) return undefined;
+  const name = self?.name ?? functionName(fn);
+  if (name === undefined) return undefined;
+  const ways: { pos: number; read: () => RetrySite | undefined }[] = [];
+  for (const ref of self?.refs ?? []) ways.push({ pos: ref.range[0], read: () => selfCallSite(hw, fn, name, selfCall(hw, ref), self?.variable) });
+  for (const c of cycles) ways.push({ pos: c.call.range[0], read: () => selfCallSite(hw, fn, name, cycleCall(hw, c), self?.variable ?? functionVariable(hw, fn)) });
+  ways.sort((a, b) => a.pos - b.pos);
+  const sites: RetrySite[] = [];
+  for (const w of ways) {
+    const s = guard(w.read);
     if (!s) return undefined;
-    first ??= s;
+    sites.push(s);
   }
-  return first;
+  return mergeSites(sites);
+}
+
+/** The name a function goes by: its own, the variable it initialises, or its method key. */
+function functionName(fn: Fn): string | undefined {
+  if ((fn.type === T.FunctionDeclaration || fn.type === T.FunctionExpression) && fn.id) return fn.id.name;
+  const p = fn.parent;
+  if (p?.type === T.VariableDeclarator && p.init === fn && p.id.type === T.Identifier) return p.id.name;
+  if ((p?.type === T.MethodDefinition || p?.type === T.PropertyDefinition) && p.value === fn && !p.computed && p.key.type === T.Identifier) return p.key.name;
+  return undefined;
+}
+
+/** The variable a function of the file is bound to (none for a method). */
+function functionVariable(hw: HandWritten, fn: Fn): Variable | undefined {
+  const holder = fn.type === T.FunctionDeclaration ? fn : fn.parent?.type === T.VariableDeclarator ? fn.parent : undefined;
+  if (!holder) return undefined;
+  try {
+    return hw.ctx.sourceCode.scopeManager?.getDeclaredVariables(holder).find((v) => v.defs.length === 1 && (v.defs[0]!.type === 'FunctionName' || v.defs[0]!.type === 'Variable'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The references to a function from inside itself: `f(...)`, `this.f(...)`, `setTimeout(f, ms)`. */
@@ -75,24 +107,58 @@ function selfReferences(hw: HandWritten, fn: Fn): SelfReferences | undefined {
   return undefined;
 }
 
+/** A way back into the function: the call that leads there, and what the next call receives. */
+interface Reentry {
+  /** Where the site is reported: the callee of the call. */
+  readonly ref: Node;
+  /** The call in the function that leads back: the self-call, a timer or `.then` it is passed to, the call into a cycle. */
+  readonly call: TSESTree.CallExpression;
+  /** The arguments the function receives next (read in `via`'s parameters for a cycle). */
+  readonly args: readonly Node[];
+  /** Waits on the way that are not on the path from the failure to `call` (a timer's, the other function's). */
+  readonly sleeps: Sleep[];
+  /** The other function of a cycle, called with `call`'s arguments. */
+  readonly via?: { readonly fn: Fn; readonly name: string; readonly call: TSESTree.CallExpression } | undefined;
+  /** An awaited call in the other function that may wait. */
+  readonly opaque?: TSESTree.AwaitExpression | undefined;
+}
+
 /** The recursive call a reference makes, what it passes on, and the wait it is scheduled after. */
-function selfCall(hw: HandWritten, ref: Node): { call: TSESTree.CallExpression; args: readonly Node[]; sleeps: Sleep[] } | undefined {
+function selfCall(hw: HandWritten, ref: Node): Reentry | undefined {
   const parent = ref.parent;
   if (parent?.type !== T.CallExpression) return undefined;
-  if (parent.callee === ref) return { call: parent, args: parent.arguments as Node[], sleeps: [] };
+  if (parent.callee === ref) return { ref, call: parent, args: parent.arguments as Node[], sleeps: [] };
   if (parent.arguments[0] !== ref) return undefined;
   if (isGlobalTimeout(hw, parent)) {
     const ms = parent.arguments[1];
-    return { call: parent, args: parent.arguments.slice(2) as Node[], sleeps: [plainSleep(ms ?? parent, ms, parent)] };
+    return { ref, call: parent, args: parent.arguments.slice(2) as Node[], sleeps: [plainSleep(ms ?? parent, ms, parent)] };
   }
   if (methodName(parent) === 'then') {
     const object = (unwrap(parent.callee) as TSESTree.MemberExpression).object;
     const s = sleepOf(hw, object);
     // `Promise.resolve(n + 1).delay(ms).then(f)`: the value the chain resolves to is f's argument.
     const passed = resolvedValue(object);
-    return { call: parent, args: passed ? [passed] : [], sleeps: s ? [s] : [] };
+    return { ref, call: parent, args: passed ? [passed] : [], sleeps: s ? [s] : [] };
   }
   return undefined;
+}
+
+/**
+ * The way back through another function: `this.retryRequest(options, n)` whose body waits and
+ * calls `this.makeRequest(options, n - 1)`. The other function must always call back (no condition
+ * or failure of its own on the way, which would make it a retry of its own); its waits are taken
+ * in a frame that binds its parameters to the arguments of the call into it.
+ */
+function cycleCall(hw: HandWritten, c: CycleReference): Reentry | undefined {
+  if ([...c.call.arguments, ...c.back.arguments].some((a) => a.type === T.SpreadElement)) return undefined;
+  const path = failurePath(hw, c.via, c.back, []);
+  if (!path || path.failure || path.constraints.length > 0 || path.predicates) return undefined;
+  const frame = { fn: c.via, args: c.call.arguments as Node[] };
+  // The other function's waits run after the call into it, whatever its place in the file.
+  const sleeps = path.sleeps.map((s) => ({ ...s, frames: [frame, ...s.frames], pos: c.call.range[0] }));
+  const callee = unwrap(c.call.callee);
+  const ref = callee.type === T.MemberExpression ? callee.property : callee;
+  return { ref, call: c.call, args: c.back.arguments as Node[], sleeps, via: { fn: c.via, name: c.viaName, call: c.call }, opaque: path.opaque };
 }
 
 /**
@@ -114,7 +180,7 @@ function resolvedValue(chain: Node): Node | undefined {
 
 /** How the failure reaches the self-call, read from the call up to the function. */
 interface FailurePath {
-  failure?: 'catch' | 'promise' | 'callback' | 'response' | undefined;
+  failure?: 'catch' | 'promise' | 'callback' | 'response' | 'result' | undefined;
   operation?: Node | undefined;
   errVar?: Variable | undefined;
   readonly constraints: Constraint[];
@@ -129,20 +195,21 @@ interface FailurePath {
   predicates?: Node[];
 }
 
-function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable: Variable | undefined): RetrySite | undefined {
-  const found = selfCall(hw, ref);
+function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | undefined, variable: Variable | undefined): RetrySite | undefined {
   if (!found) return undefined;
-  const { call, args } = found;
+  const { call, args, via } = found;
   if (args.some((a) => a.type === T.SpreadElement)) return undefined;
-  if (!passesInputsOn(hw, fn, args)) return undefined;
-  const path = failurePath(hw, fn, call, found.sleeps);
+  if (!passesInputsOn(hw, fn, args, via)) return undefined;
+  const path = failurePath(hw, fn, call, [...found.sleeps]);
   if (!path) return undefined;
   if (!path.failure) responseFailure(hw, fn, path);
   const { failure, operation, constraints } = path;
   if (!failure || !operation) return undefined;
+  // The awaited call whose result failed is the attempt, not a wait on the way back.
+  if (path.opaque && contains(path.opaque, operation)) path.opaque = undefined;
   if (unwrap(operation) === call) return undefined;
 
-  const region = recursionRegion(hw, fn, args, variable, path.roots, path.errVar);
+  const region = recursionRegion(hw, fn, found, variable, path.roots, path.errVar);
   // `parsers[index]` with `index` moving on: failing over to the next input, not retrying.
   if (readsCounterIndex(hw, operation, region)) return undefined;
   // The retry must follow a failure: not on a 2xx response, not on a null error.
@@ -152,13 +219,18 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, ref: Node, variable
   } else if (failure === 'callback') {
     if (reachable(hw, region, constraints, false) !== false) return undefined;
     if (reachable(hw, region, constraints, true) === false) return undefined;
+  } else if (failure === 'result') {
+    // A falsy result is a failure when a counter bounds the calls again (else it may be polling).
+    if (!constraints.some((c) => refsCounter(hw, c.test, region))) return undefined;
   }
   // A wait before the operation (`if (attempt) await sleep(ms)`, `sleep(d).then(() => op())`)
   // runs at the start of every call: it is the wait before the next attempt.
   const sleeps = [...path.sleeps, ...sleepsBefore(hw, fn, operation, path.sleeps)];
-  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(sleeps, path.opaque), opPos: operation.range[0] };
+  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(sleeps, path.opaque ?? found.opaque), opPos: operation.range[0] };
+  const ref = found.ref;
   const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
-  const built = buildSite(hw, shape, { node: fn, reportNode, label: `recursive ${name}()` });
+  const label = via ? `${name}() through ${via.name}()` : `recursive ${name}()`;
+  const built = buildSite(hw, shape, { node: fn, reportNode, label });
   // A filtered catch retries only what its predicates accept, which is not read: a filter, unknown.
   const predicate = path.predicates?.[0];
   return predicate && built.errorFilter.kind === 'none' ? { ...built, errorFilter: { kind: 'custom', clientErrors: [], node: predicate } } : built;
@@ -244,26 +316,71 @@ function callbackStep(hw: HandWritten, x: TSESTree.ArrowFunctionExpression | TSE
   return 'go';
 }
 
-/** `const res = await fetch(u); if (!res.ok && n > 0) return f(n - 1)`: a retry on a failed response. */
+/**
+ * A failure read from the result of an awaited call the function made:
+ * - `const res = await fetch(u); if (!res.ok && n > 0) return f(n - 1)`: a failed response;
+ * - `const res = await send().catch(toError); if (res instanceof Error) return f(n - 1)`: a rejection
+ *   turned into a value;
+ * - `const ok = await update(); if (!ok && n < 5) return f(n + 1)`: a falsy result (read as a
+ *   failure only under a counter, and not of a predicate such as `isReady()`, whose false is an answer).
+ */
 function responseFailure(hw: HandWritten, fn: Fn, path: FailurePath): void {
+  const awaitedCall = (obj: Node) => {
+    if (obj.type !== T.Identifier) return undefined;
+    const v = hw.evaluator.variableOf(obj);
+    const d = v?.defs[0]?.node;
+    if (!v || v.defs.length !== 1 || d?.type !== T.VariableDeclarator || !d.init || !contains(fn, d)) return undefined;
+    const init = unwrap(d.init);
+    if (init.type !== T.AwaitExpression) return undefined;
+    const root = chainRoot(init.argument);
+    if (root.type !== T.CallExpression || isSleepCall(hw, root)) return undefined;
+    return { v, root, caught: methodName(unwrap(init.argument)) === 'catch' };
+  };
+  const found = (v: Variable, root: Node, failure: NonNullable<FailurePath['failure']>) => {
+    path.roots.add(v);
+    path.operation ??= root;
+    if (path.failure !== 'response') path.failure = failure;
+  };
   for (const c of path.constraints) {
     walkExpression(c.test, (n) => {
       const key = memberName(n);
       if (key === undefined || (key !== 'ok' && !STATUS_KEYS.has(key))) return;
-      const obj = unwrap((n as TSESTree.MemberExpression).object);
-      if (obj.type !== T.Identifier) return;
-      const v = hw.evaluator.variableOf(obj);
-      const d = v?.defs[0]?.node;
-      if (!v || d?.type !== T.VariableDeclarator || !d.init || !contains(fn, d)) return;
-      const init = unwrap(d.init);
-      if (init.type !== T.AwaitExpression) return;
-      const root = chainRoot(init.argument);
-      if (root.type !== T.CallExpression || isSleepCall(hw, root)) return;
-      path.roots.add(v);
-      path.operation ??= root;
-      path.failure = 'response';
+      const a = awaitedCall(unwrap((n as TSESTree.MemberExpression).object));
+      if (a) found(a.v, a.root, 'response');
     });
+    if (path.failure === 'response') continue;
+    for (const t of requiredTerms(c.test, c.want)) {
+      const e = unwrap(t.expr);
+      if (t.want && e.type === T.BinaryExpression && e.operator === 'instanceof' && isErrorClass(hw, e.right)) {
+        const a = awaitedCall(unwrap(e.left));
+        if (a?.caught) found(a.v, a.root, 'promise');
+      } else if (!t.want && e.type === T.Identifier) {
+        const a = awaitedCall(e);
+        const callee = a && unwrap((a.root as TSESTree.CallExpression).callee);
+        const calleeName = callee?.type === T.Identifier ? callee.name : callee && memberName(callee);
+        if (a && !a.caught && !(calleeName && PREDICATE_NAME.test(calleeName))) found(a.v, a.root, 'result');
+      }
+    }
   }
+}
+
+/** `isReady()`, `hasJob()`, `checkStatus()`: a call that answers a question. */
+const PREDICATE_NAME = /^(?:is|has|can|should|check|exists|was|does)(?:[A-Z_$]|$)/;
+
+/** `Error`, `globalThis.Error`: the built-in error class. */
+function isErrorClass(hw: HandWritten, n: Node): boolean {
+  const q = hw.evaluator.qualifiedName(unwrap(n));
+  return q === 'Error' || q === 'globalThis.Error';
+}
+
+/** The terms a condition needs to hold (`a && !b` wanted true: `a` true, `b` false). */
+function requiredTerms(test: Node, want: boolean): { expr: Node; want: boolean }[] {
+  const n = unwrap(test);
+  if (n.type === T.UnaryExpression && n.operator === '!') return requiredTerms(n.argument, !want);
+  if (n.type === T.LogicalExpression && ((n.operator === '&&' && want) || (n.operator === '||' && !want))) {
+    return [...requiredTerms(n.left, want), ...requiredTerms(n.right, want)];
+  }
+  return [{ expr: n, want }];
 }
 
 /** Awaited sleeps of the function's own body that run before the operation, besides those already found. */
@@ -294,14 +411,16 @@ function readsCounterIndex(hw: HandWritten, operation: Node, region: Region): bo
 
 /**
  * A retry calls itself with the same inputs, changing only counters (`retries - 1`,
- * `delay * 2`); `find(path.dirname(dir))` or `f(b, a)` recurse over something else.
+ * `delay * 2`); `find(path.dirname(dir))` or `f(b, a)` recurse over something else. Through a
+ * cycle, the other function's parameters stand for the arguments of the call into it.
  */
-function passesInputsOn(hw: HandWritten, fn: Fn, args: readonly Node[]): boolean {
+function passesInputsOn(hw: HandWritten, fn: Fn, args: readonly Node[], via?: Reentry['via']): boolean {
   const params = fn.params.map((p) => {
     const t = p.type === T.AssignmentPattern ? p.left : p;
     return t.type === T.Identifier ? parameterVariable(hw.ctx.sourceCode, fn, t) : undefined;
   });
-  return args.every((arg, i) => {
+  const viaParams = via ? parameterVariables(hw, via.fn) : [];
+  const passes = (arg: Node, i: number, through: boolean): boolean => {
     let ok = true;
     walkExpression(arg, (n) => {
       if (!ok) return;
@@ -310,26 +429,61 @@ function passesInputsOn(hw: HandWritten, fn: Fn, args: readonly Node[]): boolean
         if (!q || !q.startsWith('Math.')) ok = false;
       } else if (n.type === T.Identifier) {
         const v = hw.evaluator.variableOf(n);
+        const j = through && v ? viaParams.indexOf(v) : -1;
+        if (j >= 0) {
+          const given = via!.call.arguments[j];
+          if (given && !passes(given, i, false)) ok = false;
+          return;
+        }
         const at = v ? params.indexOf(v) : -1;
         if (at >= 0 && at !== i) ok = false;
       }
     });
     return ok;
+  };
+  return args.every((arg, i) => passes(arg, i, !!via));
+}
+
+function parameterVariables(hw: HandWritten, fn: Fn): (Variable | undefined)[] {
+  return fn.params.map((p) => {
+    const t = p.type === T.AssignmentPattern ? p.left : p;
+    return t.type === T.Identifier ? parameterVariable(hw.ctx.sourceCode, fn, t) : undefined;
   });
 }
 
+/**
+ * The constant change per call of a parameter passed back through a cycle: `retriesRemaining - 1`
+ * in the other function, of its parameter given `retriesRemaining` by the call into it.
+ */
+function stepThrough(hw: HandWritten, via: NonNullable<Reentry['via']>, next: Node, v: Variable): number | undefined {
+  const params = parameterVariables(hw, via.fn);
+  for (let j = 0; j < params.length; j++) {
+    const p = params[j];
+    const inner = p ? linearStep(hw, next, p) : undefined;
+    if (inner === undefined) continue;
+    const given = via.call.arguments[j];
+    const outer = given && given.type !== T.SpreadElement ? linearStep(hw, given, v) : undefined;
+    return outer === undefined ? undefined : inner + outer;
+  }
+  return undefined;
+}
+
 /** The function's state: its parameters as passed on by the self-call, and counters kept outside it. */
-function recursionRegion(hw: HandWritten, fn: Fn, args: readonly Node[], variable: Variable | undefined, roots: Set<Variable>, errVar: Variable | undefined): Region {
+function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Variable | undefined, roots: Set<Variable>, errVar: Variable | undefined): Region {
+  const { args, via } = found;
   const vars = new Map<Variable, StateVariable>();
+  // Through a cycle, the next call's arguments are read in the other function's parameters.
+  const frame = via ? { fn: via.fn, args: via.call.arguments as Node[] } : undefined;
+  const stepOfNext = (next: Node, v: Variable) => (via ? stepThrough(hw, via, next, v) : linearStep(hw, next, v));
   const external = variable
     ? variable.references
-      .filter((r) => !r.isWrite() && !contains(fn, r.identifier as Node) && r.identifier.parent?.type === T.CallExpression && (r.identifier.parent as TSESTree.CallExpression).callee === r.identifier)
+      .filter((r) => !r.isWrite() && !contains(fn, r.identifier as Node) && !(via && contains(via.fn, r.identifier as Node)) && r.identifier.parent?.type === T.CallExpression && (r.identifier.parent as TSESTree.CallExpression).callee === r.identifier)
       .map((r) => r.identifier.parent as TSESTree.CallExpression)
     : [];
   fn.params.forEach((p, i) => {
     const target = p.type === T.AssignmentPattern ? p.left : p;
     if (target.type === T.ObjectPattern) {
-      optionsParameter(hw, fn, target, args[i], vars, (id) => parameterStart(hw, p, i, external, id));
+      optionsParameter(hw, fn, target, args[i], vars, (id) => parameterStart(hw, p, i, external, id), frame, stepOfNext);
       return;
     }
     if (target.type !== T.Identifier) return;
@@ -339,8 +493,8 @@ function recursionRegion(hw: HandWritten, fn: Fn, args: readonly Node[], variabl
     const inner = v.references.filter((r) => r.isWrite() && !r.init && contains(fn, r.identifier as Node));
     const write = inner.length === 0 ? undefined : inner.length === 1 ? writeExpression(inner[0]!.identifier as Node) : 'multi';
     const init = parameterStart(hw, p, i, external);
-    const step = write ? undefined : next ? linearStep(hw, next, v) : undefined;
-    vars.set(v, { variable: v, init, write, next, step, memo: new Map() });
+    const step = write ? undefined : next ? stepOfNext(next, v) : undefined;
+    vars.set(v, { variable: v, init, write, next, nextFrame: frame, step, memo: new Map() });
   });
   // Counters kept outside the function: `let attempt = 0; const run = () => op().catch(() => { attempt++; ... run() })`.
   const writes: TSESTree.Identifier[] = [];
@@ -369,7 +523,10 @@ function recursionRegion(hw: HandWritten, fn: Fn, args: readonly Node[], variabl
  * `f(messages, { model, delayMs = 0 } = {})` called again as `f(messages, { model, delayMs: delayMs * 2 })`:
  * each name of a destructured options parameter is state, passed on by the property of that name.
  */
-function optionsParameter(hw: HandWritten, fn: Fn, pattern: TSESTree.ObjectPattern, arg: Node | undefined, vars: Map<Variable, StateVariable>, start: (id: TSESTree.Identifier) => StateVariable['init']): void {
+function optionsParameter(
+  hw: HandWritten, fn: Fn, pattern: TSESTree.ObjectPattern, arg: Node | undefined, vars: Map<Variable, StateVariable>,
+  start: (id: TSESTree.Identifier) => StateVariable['init'], nextFrame: StateVariable['nextFrame'], stepOfNext: (next: Node, v: Variable) => number | undefined,
+): void {
   const passed = arg && unwrap(arg);
   // An object the self-call builds in a way we cannot read: its names change to values not known.
   const unread = !!passed && (passed.type !== T.ObjectExpression || passed.properties.some((q) => q.type !== T.Property));
@@ -391,7 +548,7 @@ function optionsParameter(hw: HandWritten, fn: Fn, pattern: TSESTree.ObjectPatte
       continue;
     }
     if (!next) continue;
-    vars.set(v, { variable: v, init: start(id), next, step: linearStep(hw, next, v), memo: new Map() });
+    vars.set(v, { variable: v, init: start(id), next, nextFrame, step: stepOfNext(next, v), memo: new Map() });
   }
 }
 

@@ -12,7 +12,7 @@ import { attemptEnv, evaluateAt, type AttemptEnv, type AttemptQuestion, type Han
 import type { Shape } from './site.js';
 import type { Sleep } from './sleeps.js';
 
-interface WaitSchedule {
+export interface WaitSchedule {
   readonly delay: DelaySchedule;
   readonly jitter: Setting<boolean>;
 }
@@ -32,7 +32,11 @@ export function waitSchedule(hw: HandWritten, shape: Shape, attempts: Maybe<numb
   if (sleeps.length === 0) {
     return { delay: customSchedule('none', () => 0, { initialMs: 0, multiplier: 1, maxMs: 0 }), jitter: { value: false } };
   }
-  const parts = sleeps.map((s) => sleepSchedule(hw, shape, s, attempts));
+  return combineSchedules(sleeps.map((s) => sleepSchedule(hw, shape, s, attempts)));
+}
+
+/** Several waits (or several ways back, each with its waits) as one schedule: the gentlest growth, the longest wait. */
+export function combineSchedules(parts: readonly WaitSchedule[]): WaitSchedule {
   if (parts.length === 1) return parts[0]!;
   const growths = parts.map((p) => p.delay.growth);
   const growth = growths.some((g) => !isKnown(g)) ? UNKNOWN : growths.reduce((a, b) => (GROWTH_RANK.indexOf(b as Growth) < GROWTH_RANK.indexOf(a as Growth) ? b : a));

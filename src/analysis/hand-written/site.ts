@@ -4,11 +4,11 @@
  */
 import { truth, UNKNOWN, type Unknown } from '../eval/values.js';
 import { site } from '../libraries/shared.js';
-import type { Node, RetrySite } from '../model.js';
+import type { ErrorFilter, Node, RetrySite } from '../model.js';
 import { attemptEnv, evaluateAt, type AttemptQuestion, type HandWritten, type Region } from './attempts.js';
 import { totalAttempts } from './bound.js';
-import { errorFilter } from './filter.js';
-import { waitSchedule } from './schedule.js';
+import { clientErrorInclusions, errorFilter } from './filter.js';
+import { combineSchedules, waitSchedule } from './schedule.js';
 import { attemptTimeout } from './timeouts.js';
 import type { Sleep } from './sleeps.js';
 import { rememberShape } from './wait-edit.js';
@@ -71,4 +71,35 @@ export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; re
   });
   rememberShape(built, hw, shape);
   return built;
+}
+
+/**
+ * One site for a retry with several ways back (a recursion that calls itself from its catch and
+ * again on a failed response, or through a cycle): the most attempts, the waits combined (the
+ * gentlest growth, the longest wait), what any way back retries. Reported where the first is.
+ */
+export function mergeSites(sites: readonly RetrySite[]): RetrySite | undefined {
+  const first = sites[0];
+  if (sites.length <= 1 || !first) return first;
+  const unknownAttempts = sites.find((s) => s.attempts.value === UNKNOWN);
+  const attempts = unknownAttempts?.attempts ?? sites.reduce((a, b) => ((b.attempts.value as number) > (a.attempts.value as number) ? b : a)).attempts;
+  const { delay, jitter } = combineSchedules(sites.map((s) => ({ delay: s.delay, jitter: s.jitter })));
+  return { ...first, attempts, delay, jitter, errorFilter: mergeFilters(sites.map((s) => s.errorFilter)) };
+}
+
+/**
+ * What any way back retries: every failure when one retries every failure; the 4xx statuses each
+ * certainly retries (sound whatever the others do); a filter not read when one is not read.
+ */
+function mergeFilters(filters: readonly ErrorFilter[]): ErrorFilter {
+  const refusedOnly = filters.every((f) => f.refusedOnly);
+  const base = filters.find((f) => f.kind === 'none') ?? filters.find((f) => f.kind === 'custom') ?? filters[0]!;
+  const listing = filters.filter((f) => f.clientErrors.length > 0);
+  let clientErrors = listing.flatMap((f) => f.clientErrors);
+  // Statuses several ways back retry are one list, reported once.
+  if (listing.length > 1 && listing.every((f) => f.clientErrorStatuses)) {
+    const statuses = [...new Set(listing.flatMap((f) => f.clientErrorStatuses!))].sort((a, b) => a - b);
+    clientErrors = clientErrorInclusions(statuses, listing[0]!.clientErrors[0]!.node);
+  }
+  return { ...base, clientErrors, refusedOnly: refusedOnly || undefined };
 }

@@ -12,6 +12,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, enclosingFunction, isFunctionNode, propertyKey, unwrap } from '../ast.js';
+import { onCycle } from '../call-cycles.js';
 import type { Node } from '../model.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
@@ -55,8 +56,9 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
 
   function classify(call: AnyCall, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
     if (call.type === T.NewExpression) return undefined; // constructors build requests; the call sends them
-    // A function calling itself is the retry (or the walk) itself: its operations are the calls in its body.
-    if (callsItself(call, ctx)) return undefined;
+    // A function calling itself (or another that calls it back) is the retry (or the walk) itself:
+    // its operations are the calls in its body.
+    if (callsItself(call, ctx) || onCycle(ctx, call)) return undefined;
     const label = callLabel(call, ctx);
     const request = http.requestOf(call);
     const key = () => keys.keyOf(call, attemptVars, scope, request?.body);

@@ -10,6 +10,7 @@ import { memberChain } from '../imports.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { contains } from '../ast.js';
+import { onCycle } from '../call-cycles.js';
 import { findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
@@ -65,7 +66,8 @@ export function findWrapperSites(
     for (const ref of helper.variable?.references ?? []) {
       const id = ref.identifier as Node;
       const call = id.parent;
-      if (ref.isWrite() || call?.type !== T.CallExpression || call.callee !== id || contains(helper.fn, call)) continue;
+      // A call back from the other function of a cycle is the helper's own retry, not a use of it.
+      if (ref.isWrite() || call?.type !== T.CallExpression || call.callee !== id || contains(helper.fn, call) || onCycle(ctx, call)) continue;
       if (addCall(helper, call, id)) called = true;
     }
     // Its own site then speaks for its defaults only; each call speaks for what it passes.

@@ -1,0 +1,159 @@
+/**
+ * Retries through a cycle of two functions: `makeRequest` hands a failure to `retryRequest`, which
+ * waits and calls `makeRequest` again (two methods of a class through `this`, or two functions of
+ * the file). The cycle is read as a recursion of the function the failure happens in: the call
+ * into the other function stands for the self-call, what the other function passes back is read
+ * through its parameters, and its waits are waits of the retry.
+ *
+ * The calls between functions are indexed once per file: each call of `this.m()` (in a method, or
+ * an arrow function inside one) or of a function of the file, from the function it is made in.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { unwrap } from './ast.js';
+import { localFunction } from './eval/functions.js';
+import type { AnalysisContext } from './library.js';
+import type { Node } from './model.js';
+
+type Fn = TSESTree.FunctionLike;
+
+/** A call from one function to another of the same file or class. */
+interface Edge {
+  readonly call: TSESTree.CallExpression;
+  readonly target: Fn;
+  readonly name: string;
+}
+
+/** A way back into `fn` through another function. */
+export interface CycleReference {
+  /** The call in `fn` that leaves for the other function. */
+  readonly call: TSESTree.CallExpression;
+  /** The other function, its name, and its call back into `fn`. */
+  readonly via: Fn;
+  readonly viaName: string;
+  readonly back: TSESTree.CallExpression;
+}
+
+const graphs = new WeakMap<AnalysisContext, Map<Fn, Edge[]>>();
+
+/** The calls in `fn` to another function that calls `fn` again, each with its call back. */
+export function cycleReferences(ctx: AnalysisContext, fn: Fn): CycleReference[] {
+  const graph = callGraph(ctx);
+  const out: CycleReference[] = [];
+  for (const e of graph.get(fn) ?? []) {
+    if (e.target === fn) continue;
+    for (const back of graph.get(e.target) ?? []) {
+      if (back.target === fn) out.push({ call: e.call, via: e.target, viaName: e.name, back: back.call });
+    }
+  }
+  return out;
+}
+
+const cycleCalls = new WeakMap<AnalysisContext, Set<Node>>();
+
+/**
+ * Whether a call goes from one function of a cycle to the other (`this.retryRequest()` in
+ * `makeRequest`, `this.makeRequest()` in `retryRequest`): the retry itself, not an operation it
+ * repeats nor a new use of a retrying function.
+ */
+export function onCycle(ctx: AnalysisContext, call: Node): boolean {
+  let set = cycleCalls.get(ctx);
+  if (!set) {
+    set = new Set();
+    const graph = callGraph(ctx);
+    for (const [from, edges] of graph) {
+      for (const e of edges) if (graph.get(e.target)?.some((b) => b.target === from)) set.add(e.call);
+    }
+    cycleCalls.set(ctx, set);
+  }
+  return set.has(call);
+}
+
+function callGraph(ctx: AnalysisContext): Map<Fn, Edge[]> {
+  let graph = graphs.get(ctx);
+  if (graph) return graph;
+  graph = new Map();
+  graphs.set(ctx, graph);
+  const local = localFunctionNames(ctx);
+  const methods = new WeakMap<TSESTree.ClassBody, Map<string, Fn>>();
+  for (const call of ctx.nodesOfType(T.CallExpression)) {
+    const callee = unwrap(call.callee);
+    let edge: Edge | undefined;
+    let from: Fn | undefined;
+    if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier && unwrap(callee.object).type === T.ThisExpression) {
+      from = thisMethod(call);
+      const body = from && (from.parent as TSESTree.MethodDefinition).parent;
+      const target = body && methodsOf(methods, body).get(callee.property.name);
+      if (target) edge = { call, target, name: callee.property.name };
+    } else if (callee.type === T.Identifier && local.has(callee.name)) {
+      from = enclosingUnit(call);
+      const v = from && ctx.evaluator.variableOf(callee);
+      const target = v && localFunction(v);
+      if (target) edge = { call, target, name: callee.name };
+    }
+    if (!edge || !from || edge.target === from) continue;
+    let list = graph.get(from);
+    if (!list) graph.set(from, (list = []));
+    list.push(edge);
+  }
+  return graph;
+}
+
+/** Names the file gives to functions: a declaration, or a variable a function initialises. */
+function localFunctionNames(ctx: AnalysisContext): Set<string> {
+  const names = new Set<string>();
+  for (const f of ctx.nodesOfType(T.FunctionDeclaration)) if (f.id) names.add(f.id.name);
+  for (const type of [T.ArrowFunctionExpression, T.FunctionExpression] as const) {
+    for (const f of ctx.nodesOfType(type)) {
+      const p = f.parent;
+      if (p?.type === T.VariableDeclarator && p.init === f && p.id.type === T.Identifier) names.add(p.id.name);
+    }
+  }
+  return names;
+}
+
+/** The method whose `this` a call's `this` is: the nearest function that is no arrow, if it is a method. */
+function thisMethod(node: Node): Fn | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === T.ArrowFunctionExpression) continue;
+    if (p.type === T.FunctionExpression) return isMethod(p) ? p : undefined;
+    if (p.type === T.FunctionDeclaration || p.type === T.ClassBody || p.type === T.Program) return undefined;
+  }
+  return undefined;
+}
+
+/** The named function a call is made in, through the callbacks inside it. */
+function enclosingUnit(node: Node): Fn | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === T.FunctionDeclaration) return p;
+    if (p.type === T.ArrowFunctionExpression || p.type === T.FunctionExpression) {
+      const d = p.parent;
+      if (isMethod(p) || (d?.type === T.VariableDeclarator && d.init === p)) return p;
+    }
+  }
+  return undefined;
+}
+
+function isMethod(fn: Fn): boolean {
+  const m = fn.parent;
+  return (m?.type === T.MethodDefinition || m?.type === T.PropertyDefinition) && m.value === fn && !m.computed && m.key.type === T.Identifier;
+}
+
+/** A class's methods by name (methods and function-valued fields), read once per class. */
+function methodsOf(cache: WeakMap<TSESTree.ClassBody, Map<string, Fn>>, body: Node): Map<string, Fn> {
+  if (body.type !== T.ClassBody) return new Map();
+  let m = cache.get(body);
+  if (m) return m;
+  m = new Map();
+  for (const member of body.body) {
+    if ((member.type !== T.MethodDefinition && member.type !== T.PropertyDefinition) || member.computed || member.key.type !== T.Identifier) continue;
+    const value = member.value && unwrap(member.value);
+    if (value?.type === T.FunctionExpression || value?.type === T.ArrowFunctionExpression) {
+      // Two members of one name (overloads, a getter and a setter): not one function to follow.
+      m.set(member.key.name, m.has(member.key.name) ? (undefined as unknown as Fn) : value);
+    }
+  }
+  for (const [k, v] of m) if (!v) m.delete(k);
+  cache.set(body, m);
+  return m;
+}
