@@ -279,7 +279,6 @@ export class Evaluator {
       // An unknown initialiser (a call we cannot see) stays unknown even when probing.
       return this.eval(init, env, depth);
     }
-    // A probe stands for a scale the same on every attempt, not for a variable written from the attempt's state.
     if (variable.references.some((r) => r.isWrite() && !r.init)) return writtenPerAttempt(variable, env) ? UNKNOWN : this.orProbe(env);
     const name = def.name as Node;
     const parent = name.parent;
@@ -434,7 +433,10 @@ export class Evaluator {
   }
 }
 
-/** Whether a variable is written (`x = f(attempt)`, `x++`) with a value that changes from one attempt to the next. */
+/**
+ * Whether a variable is written (`x = f(attempt)`, `x++`) with a value that changes from one attempt
+ * to the next: a probe stands for a scale that is the same on every attempt, not for such a variable.
+ */
 function writtenPerAttempt(variable: Variable, env: Env): boolean {
   if (env.probe === undefined) return false;
   return variable.references.some((r) => {
