@@ -12,6 +12,7 @@ import type { Node, RetrySite } from '../model.js';
 import { contains } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
 import { findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
+import { methodCalls } from './methods.js';
 import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
@@ -69,6 +70,9 @@ export function findWrapperSites(
       // A call back from the other function of a cycle is the helper's own retry, not a use of it.
       if (ref.isWrite() || call?.type !== T.CallExpression || call.callee !== id || contains(helper.fn, call) || onCycle(ctx, call)) continue;
       if (addCall(helper, call, id)) called = true;
+    }
+    for (const { call, callee } of helper.owner ? methodCalls(ctx, helper.owner, helper.name) : []) {
+      if (!contains(helper.fn, call) && addCall(helper, call, callee)) called = true;
     }
     // Its own site then speaks for its defaults only; each call speaks for what it passes.
     const own = called ? helper.defaults() : undefined;

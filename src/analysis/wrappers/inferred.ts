@@ -17,11 +17,13 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import type { AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
-import { contains, labelOf, patternKey, unwrap, walk } from '../ast.js';
+import { contains, labelOf, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
 import { UNKNOWN, type DataObject, type DataValue, type Maybe } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
 type Variable = TSESLint.Scope.Variable;
+type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+type Named = { name: string; variable: Variable | undefined; owner?: ClassNode | undefined };
 
 /** Where a parameter value sits in a call: the argument index, then object keys inside it. */
 export interface ParamPath {
@@ -34,6 +36,8 @@ export interface WrapperHelper {
   readonly name: string;
   /** The binding the helper is called through in its own file. */
   readonly variable: Variable | undefined;
+  /** A method of a class (or an arrow in an instance field): called as `this.name(...)` or on an instance. */
+  readonly owner?: ClassNode | undefined;
   /** The hand-written site inside the helper (as first found). */
   readonly site: RetrySite;
   /** `callback`: the retried call is a parameter; `forwarding`: it is built from the parameters. */
@@ -64,12 +68,10 @@ export function findWrapperHelpers(ctx: AnalysisContext, handWritten: readonly R
   return out;
 }
 
-interface Found {
+interface Found extends Named {
   fn: Fn;
   kind: 'callback' | 'forwarding';
   operation?: ParamPath | undefined;
-  name: string;
-  variable: Variable | undefined;
 }
 
 function wrapperOf(ctx: AnalysisContext, s: RetrySite): Found | undefined {
@@ -141,8 +143,8 @@ export function pathInParams(fn: Fn, name: Node): ParamPath | undefined {
   return undefined;
 }
 
-/** The name a function is called by: its declaration, or the const it is assigned to. */
-function nameOf(ctx: AnalysisContext, fn: Fn): { name: string; variable: Variable | undefined } | undefined {
+/** The name a function is called by: its declaration, the const it is assigned to, or the method or instance field it is. */
+function nameOf(ctx: AnalysisContext, fn: Fn): Named | undefined {
   const sm = ctx.sourceCode.scopeManager;
   try {
     if (fn.type === T.FunctionDeclaration) {
@@ -153,6 +155,8 @@ function nameOf(ctx: AnalysisContext, fn: Fn): { name: string; variable: Variabl
     let holder: Node = fn;
     while (holder.parent && (holder.parent.type === T.TSAsExpression || holder.parent.type === T.TSSatisfiesExpression)) holder = holder.parent;
     const p = holder.parent;
+    const method = methodOf(holder);
+    if (method) return method;
     if (p?.type === T.VariableDeclarator && p.init === holder && p.id.type === T.Identifier) {
       return { name: p.id.name, variable: sm?.getDeclaredVariables(p)[0] };
     }
@@ -169,6 +173,17 @@ function nameOf(ctx: AnalysisContext, fn: Fn): { name: string; variable: Variabl
     return undefined;
   }
   return undefined;
+}
+
+/** `async send(url) {...}` or `send = async (url) => {...}` in a class: named by its key, owned by the class (instance members only). */
+function methodOf(holder: Node): Named | undefined {
+  const p = holder.parent;
+  if (p?.type !== T.MethodDefinition && p?.type !== T.PropertyDefinition) return undefined;
+  if ((p.type === T.MethodDefinition && p.kind !== 'method') || p.value !== holder || p.static) return undefined;
+  const name = p.key.type === T.PrivateIdentifier ? `#${p.key.name}` : staticPropertyName(p);
+  const cls = p.parent.parent;
+  if (name === undefined || (cls.type !== T.ClassDeclaration && cls.type !== T.ClassExpression)) return undefined;
+  return { name, variable: undefined, owner: cls };
 }
 
 function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHelper {
@@ -189,7 +204,12 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHe
     site: s,
     ctx,
     defaults() {
-      if (defaults === undefined) defaults = run([]);
+      if (defaults === undefined) {
+        defaults = run([]);
+        // A required argument left out (a recursion's starting counter that every caller passes)
+        // reads as unknown; the site as found, read with what the callers pass, then knows more.
+        if (defaults && known(defaults) < known(s)) defaults = s;
+      }
       return defaults ?? undefined;
     },
     specialise(args) {
@@ -203,6 +223,11 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHe
       return hit ?? undefined;
     },
   };
+}
+
+/** How many of a site's numbers are known: the count, the wait's growth, the jitter. */
+function known(s: RetrySite): number {
+  return [s.attempts.value, s.delay.growth, s.jitter.value].filter((v) => v !== UNKNOWN).length;
 }
 
 function keyOf(args: readonly DataValue[]): string {
