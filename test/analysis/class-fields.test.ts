@@ -101,3 +101,29 @@ describe('class fields in option reading', () => {
     for (const s of pRetrySites(nested)) expect(s.attempts).toBe('unknown');
   });
 });
+
+describe('static class members as values', () => {
+  const client = (more = '') => `
+    import pRetry from 'p-retry';
+    export class Client {
+      static readonly MAX_RETRIES = 6;
+      send() { return pRetry(() => fetch('/a'), { retries: Client.MAX_RETRIES, randomize: true }); }
+    }
+    ${more}
+  `;
+
+  it('reads Class.NAME from its static initialiser', () => {
+    expect(pRetrySites(client())[0]).toMatchObject({ attempts: 7 });
+  });
+
+  it('stays unknown when the member is written anywhere, or the class name is reassigned (look-alikes)', () => {
+    expect(pRetrySites(client('Client.MAX_RETRIES = 2;'))[0]).toMatchObject({ attempts: 'unknown' });
+    const shadowed = `
+      import pRetry from 'p-retry';
+      let Api = class { static readonly MAX = 6; };
+      Api = other;
+      export const send = () => pRetry(() => fetch('/a'), { retries: Api.MAX, randomize: true });
+    `;
+    expect(pRetrySites(shadowed)[0]).toMatchObject({ attempts: 'unknown' });
+  });
+});

@@ -3,6 +3,8 @@ import { run } from '../helpers/rule-tester.js';
 
 run('max-retry-attempts', rule, {
   valid: [
+    // rxjs: the count says 10, but the delay refuses the third retry whatever the failure: 3 calls.
+    `import { ajax } from 'rxjs/ajax';\nimport { retry, throwError, timer } from 'rxjs';\nexport const a$ = ajax.getJSON('/a').pipe(retry({ count: 10, delay: (error, n) => n >= 3 ? throwError(() => error) : timer(Math.random() * 500 * 2 ** n) }));`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 4 });`,
     // Unknown counts never report.
@@ -19,6 +21,11 @@ run('max-retry-attempts', rule, {
     `const retry = require('retry'); const op = retry.operation({ retries: 3 });`,
   ],
   invalid: [
+    {
+      // rxjs: the delay refuses the eighth retry: 8 calls, reported at the delay that decides it.
+      code: `import { ajax } from 'rxjs/ajax';\nimport { retry, throwError, timer } from 'rxjs';\nexport const a$ = ajax.getJSON('/a').pipe(retry({ count: 10, delay: (error, n) => n >= 8 ? throwError(() => error) : timer(Math.random() * 500 * 2 ** n) }));`,
+      errors: [{ messageId: 'tooManyAttempts', line: 3, column: 62, suggestions: [{ messageId: 'setThreeAttempts', data: { edit: 'count: 2' }, output: `import { ajax } from 'rxjs/ajax';\nimport { retry, throwError, timer } from 'rxjs';\nexport const a$ = ajax.getJSON('/a').pipe(retry({ count: 2, delay: (error, n) => n >= 8 ? throwError(() => error) : timer(Math.random() * 500 * 2 ** n) }));` }] }],
+    },
     {
       // Options shared by several retries: each retry gets its own finding, at the retry, instead
       // of a pile of identical findings on the constant.

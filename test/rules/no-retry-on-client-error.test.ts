@@ -5,6 +5,10 @@ import { run } from '../helpers/rule-tester.js';
 
 run('no-retry-on-client-error', rule, {
   valid: [
+    // rxjs: a delay that throws on every 4xx but 408/429, read per status (a const inside included);
+    // one whose condition calls something unknown stays unknown.
+    `import { ajax } from 'rxjs/ajax';\nimport { retry, timer } from 'rxjs';\nexport const a$ = ajax.getJSON('/a').pipe(retry({ count: 2, delay: (error, n) => { const status = Object(error).status; if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw error; return timer(Math.random() * 500 * 2 ** n); } }));`,
+    `import { ajax } from 'rxjs/ajax';\nimport { retry, throwError, timer } from 'rxjs';\nexport const a$ = ajax.getJSON('/a').pipe(retry({ count: 2, delay: (error, n) => isFatal(error) ? throwError(() => error) : timer(Math.random() * 500 * 2 ** n) }));`,
     // AbortError on 4xx is p-retry's way to stop.
     `import pRetry, { AbortError } from 'p-retry';
      import axios from 'axios';
@@ -66,6 +70,12 @@ run('no-retry-on-client-error', rule, {
       // Two throws on the response: which one the filter should see is the code's choice.
       code: `import pRetry from 'p-retry';\nawait pRetry(async () => {\n  const res = await fetch(url);\n  if (!res.ok) throw new Error('a');\n  if (!res.ok) throw new Error('b');\n  return res.json();\n}, { retries: 2 });`,
       errors: [{ messageId: 'unfilteredHttp', data: { label: 'pRetry()', call: 'fetch()', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' }, suggestions: [] }],
+    },
+    {
+      // rxjs: the delay ends retrying on 401/403 only (static members of the class): the other 4xx are
+      // retried, one report at the delay naming the probed statuses it lets through.
+      code: `import { HttpClient } from '@angular/common/http';\nimport { retry, throwError, timer } from 'rxjs';\nexport class Api {\n  static readonly NOT_RETRIED = [401, 403];\n  constructor(private http: HttpClient) {}\n  load() {\n    return this.http.get('/x').pipe(retry({ count: 2, delay: (error, n) => Api.NOT_RETRIED.includes(error.status) ? throwError(() => error) : timer(Math.random() * 500 * 2 ** n) }));\n  }\n}`,
+      errors: [{ messageId: 'retriesClientError', line: 7, data: { label: 'retry()', status: '400, 404, 409, 410 and 422', noEdit: '; no edit of this site can be suggested safely, write the filter by hand' } }],
     },
     {
       // rxjs: a bare count becomes the config form whose delay rethrows 4xx and keeps resubscribing at once.

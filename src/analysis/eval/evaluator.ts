@@ -9,7 +9,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall } from './calls.js';
-import { fieldValue, knownThisField } from './fields.js';
+import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
 import {
@@ -380,7 +380,7 @@ export class Evaluator {
       const builtin = BUILTIN_CONSTANTS[`${objectNode.name}.${node.property.name}`];
       if (builtin !== undefined) return builtin;
     }
-    const field = objectNode.type === T.ThisExpression ? fieldValue(this, node, env, depth) : UNKNOWN;
+    const field = objectNode.type === T.ThisExpression ? fieldValue(this, node, env, depth) : objectNode.type === T.Identifier ? staticFieldValue(this, node, depth) : UNKNOWN;
     if (field !== UNKNOWN) return field;
     const object = this.eval(node.object, env, depth);
     let key: string | undefined;

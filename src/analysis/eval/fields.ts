@@ -245,3 +245,25 @@ export function knownThisField(sourceCode: Readonly<TSESLint.SourceCode>, node: 
   const field = thisMember(first);
   return !!field && !!fieldSource(sourceCode, field.cls, field.name);
 }
+
+/**
+ * `Retry.MAX` where `Retry` is a class of this file with `static MAX = 5` (readonly or not) and
+ * no write of a member named `MAX` anywhere in the file: the initialiser's value. UNKNOWN otherwise.
+ */
+export function staticFieldValue(ev: Evaluator, node: TSESTree.MemberExpression, depth: number): Value {
+  const object = unwrap(node.object);
+  const name = object.type === T.Identifier ? memberName(node) : undefined;
+  if (name === undefined || name.startsWith('#')) return UNKNOWN;
+  const variable = ev.variableOf(object as TSESTree.Identifier);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'ClassName' || variable!.references.some((r) => r.isWrite())) return UNKNOWN;
+  const cls = def.node as Class;
+  const member = cls.body.body.find((m): m is TSESTree.PropertyDefinition => m.type === T.PropertyDefinition && m.static && !m.computed && keyOf(m) === name);
+  if (!member?.value || otherWrites(ev.sourceCode, name, new Set())) return UNKNOWN;
+  const hit = valueCache.get(member.value);
+  if (hit !== undefined || valueCache.has(member.value)) return hit;
+  valueCache.set(member.value, UNKNOWN);
+  const value = ev.eval(member.value, FIELD_ENV, depth + 1);
+  valueCache.set(member.value, value);
+  return value;
+}

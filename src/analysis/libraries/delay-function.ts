@@ -7,11 +7,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, patternKey, unwrap, type Variable } from '../ast.js';
-import { FREE, RUNNING_ENV, type Env, type Flags } from '../eval/environment.js';
-import { UNKNOWN, isKnown, toInterval, type DataValue, type Maybe, type Value } from '../eval/values.js';
+import { FREE, NO_RESPONSE, RUNNING_ENV, type Env, type Flags } from '../eval/environment.js';
+import { RESPONSE, UNKNOWN, isKnown, toInterval, truth, type DataValue, type Maybe, type Value } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import { functionOf } from '../library.js';
-import type { DelaySchedule, Growth, Node } from '../model.js';
+import type { ClientErrorInclusion, DelaySchedule, Growth, Node } from '../model.js';
 import { classifyWaits, customSchedule } from '../schedule.js';
 
 /**
@@ -241,4 +241,130 @@ export function mayEndRetrying(fn: TSESTree.FunctionLike | undefined, isEnder: (
   for (const t of ctx.nodesOfType(T.ThrowStatement)) if (contains(body, t)) return true;
   for (const c of ctx.nodesOfType(T.CallExpression)) if (contains(body, c) && isEnder(c)) return true;
   return false;
+}
+
+/** The 4xx a per-failure decision is asked about: the common ones, none of them worth a retry. */
+const PROBED_CLIENT_ERRORS = [400, 401, 403, 404, 409, 410, 422];
+
+export interface FailureDecision {
+  /** The parameter that receives the error (or the response), and the one that receives the retry number. */
+  readonly errorIndex: number;
+  readonly countIndex?: number | undefined;
+  /** The retry number the library passes on the first retry (rxjs: 1). */
+  readonly firstCount: number;
+  /** Whether a returned expression ends retrying (rxjs `throwError(...)`); a `throw` always does. */
+  readonly isStop: (expr: Node) => boolean;
+}
+
+/**
+ * The 4xx that a function deciding each failure lets through to another attempt (rxjs
+ * `delay: (error, n) => [401, 403].includes(error.status) ? throwError(() => error) : timer(2000)`),
+ * found by running its conditions for each probed status on the first retry. Undefined when some
+ * status cannot be decided: the filter then stays unknown. The statuses retried make one
+ * inclusion, at the function.
+ */
+export function clientErrorsLetThrough(node: Node | undefined, ctx: AnalysisContext, how: FailureDecision): ClientErrorInclusion[] | undefined {
+  const fn = functionOf(node, ctx);
+  if (!fn?.body) return undefined;
+  const retried: number[] = [];
+  for (const status of PROBED_CLIENT_ERRORS) {
+    const decided = decideAt(fn, ctx, how, status, how.firstCount);
+    if (decided === UNKNOWN) return undefined;
+    if (decided === 'retry') retried.push(status);
+  }
+  // One finding for the function, naming every probed status it retries.
+  if (retried.length === 0) return [];
+  const last = retried.pop()!;
+  return [{ status: retried.length ? `${retried.join(', ')} and ${last}` : String(last), node: node! }];
+}
+
+/** Failures any retry is meant for: no response at all (a network error, a timeout) and the 5xx. */
+const TRANSIENT_FAILURES = [NO_RESPONSE, 500, 502, 503, 504];
+
+/**
+ * The calls made in all when the function stops every failure at some retry number up to
+ * `retries` (`n >= 2 ? throwError(...) : timer(...)` ends at the second retry: 2 calls);
+ * `retries + 1` when it never does by then, undefined when a retry number cannot be decided.
+ */
+export function callsUntilStopped(node: Node | undefined, ctx: AnalysisContext, how: FailureDecision, retries: number): number | undefined {
+  const fn = functionOf(node, ctx);
+  if (!fn?.body || !Number.isFinite(retries)) return undefined;
+  for (let i = 0; i < Math.min(retries, 20); i++) {
+    const n = how.firstCount + i;
+    let stopsAll = true;
+    for (const status of TRANSIENT_FAILURES) {
+      const decided = decideAt(fn, ctx, how, status, n);
+      if (decided === UNKNOWN) return undefined;
+      if (decided === 'retry') stopsAll = false;
+    }
+    // Retry number n is refused: the n-th call was the last.
+    if (stopsAll) return i + 1;
+  }
+  return retries > 20 ? undefined : retries + 1;
+}
+
+/** What the function does with a failure of this status (NO_RESPONSE: none) at retry number `n`. */
+function decideAt(fn: TSESTree.FunctionLike, ctx: AnalysisContext, how: FailureDecision, status: number, n: number): Decision {
+  const env: Env = {
+    ...RUNNING_ENV,
+    status,
+    lookup(variable: Variable) {
+      const def = variable.defs[0];
+      if (!def || def.type !== 'Parameter' || def.node !== fn) return FREE;
+      const at = parameterOf(fn, def.name as Node);
+      if (at?.key !== undefined) return UNKNOWN;
+      if (at?.index === how.errorIndex) return RESPONSE;
+      return at?.index === how.countIndex ? n : UNKNOWN;
+    },
+    importOf: (id) => ctx.imports.resolve(id),
+  };
+  const body = fn.body!;
+  return (body.type === T.BlockStatement ? decideBlock(body.body, env, ctx, how) : decideExpression(body, env, ctx, how)) ?? UNKNOWN;
+}
+
+type Decision = 'stop' | 'retry' | typeof UNKNOWN;
+
+function decideExpression(raw: Node, env: Env, ctx: AnalysisContext, how: FailureDecision): Decision {
+  const e = unwrap(raw);
+  if (e.type === T.ConditionalExpression) {
+    const t = truth(ctx.evaluator.evaluateIn(e.test, env));
+    return t === UNKNOWN ? UNKNOWN : decideExpression(t ? e.consequent : e.alternate, env, ctx, how);
+  }
+  return how.isStop(e) ? 'stop' : 'retry';
+}
+
+/** Straight-line statements: ifs decided per status, the first `return` or `throw` reached decides; undefined when none is. */
+function decideBlock(statements: readonly TSESTree.Statement[], env: Env, ctx: AnalysisContext, how: FailureDecision): Decision | undefined {
+  for (const s of statements) {
+    switch (s.type) {
+      case T.ReturnStatement:
+        return s.argument ? decideExpression(s.argument, env, ctx, how) : UNKNOWN;
+      case T.ThrowStatement:
+        return 'stop';
+      case T.IfStatement: {
+        const t = truth(ctx.evaluator.evaluateIn(s.test, env));
+        if (t === UNKNOWN) return UNKNOWN;
+        const branch = t ? s.consequent : s.alternate;
+        const inner = branch ? decideBlock(branch.type === T.BlockStatement ? branch.body : [branch], env, ctx, how) : undefined;
+        if (inner !== undefined) return inner;
+        break;
+      }
+      case T.BlockStatement: {
+        const inner = decideBlock(s.body, env, ctx, how);
+        if (inner !== undefined) return inner;
+        break;
+      }
+      case T.ExpressionStatement:
+      case T.EmptyStatement:
+        break;
+      case T.VariableDeclaration:
+        // A const is read where it is used, from its initialiser, in this environment.
+        if (s.kind !== 'const') return UNKNOWN;
+        break;
+      default:
+        // Loops and the like: left unknown.
+        return UNKNOWN;
+    }
+  }
+  return undefined;
 }

@@ -7,7 +7,7 @@ import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN } from '../eval/values.js';
 import { memberName, unwrap } from '../ast.js';
-import { mayEndRetrying, readDelayFunction, scheduleOfReading, type DelayReading } from './delay-function.js';
+import { callsUntilStopped, clientErrorsLetThrough, mayEndRetrying, readDelayFunction, scheduleOfReading, type DelayReading } from './delay-function.js';
 import { localReference, replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { clientErrorTest, statusOfText } from '../fix-filters.js';
@@ -85,7 +85,16 @@ function retrySite(call: TSESTree.CallExpression, callee: Node, ctx: AnalysisCon
       reading = readDelayFunction(delayOption.valueNode, ctx, [undefined, 'n'], { unwrapReturn: (e) => timerArgument(e, ctx) });
       delay = reading ? scheduleOfReading(reading, delayOption.property) : { ...UNKNOWN_SCHEDULE, node: delayOption.property };
       jitter = { value: reading ? reading.jitter : UNKNOWN, node: delayOption.property };
-      if (endsItself) filter = customFilter(delayOption.property);
+      if (endsItself) {
+        // A delay that ends retrying for some errors is the filter: the 4xx it lets through are read per status.
+        const stop = (e: Node) => e.type === T.CallExpression && rxjsPath(e.callee, ctx) === 'throwError';
+        const how = { errorIndex: 0, countIndex: 1, firstCount: 1, isStop: stop };
+        const letThrough = clientErrorsLetThrough(delayOption.valueNode, ctx, how);
+        filter = { ...customFilter(delayOption.property), clientErrors: letThrough ?? [] };
+        // `n >= 2 ? throwError(...) : timer(...)`: the delay ends retrying before the count does.
+        const calls = typeof attempts.value === 'number' ? callsUntilStopped(delayOption.valueNode, ctx, how, attempts.value - 1) : undefined;
+        if (calls !== undefined && typeof attempts.value === 'number' && calls < attempts.value) attempts = { value: calls, node: delayOption.property };
+      }
     } else {
       delay = { ...UNKNOWN_SCHEDULE, node: delayOption.property };
       jitter = { value: UNKNOWN, node: delayOption.property };
