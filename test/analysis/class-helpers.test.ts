@@ -103,3 +103,93 @@ describe('class methods as retry helpers', () => {
     for (const line of lines) expect(line).toBeLessThan(15);
   });
 });
+
+/**
+ * Helpers over helpers: a method or function that calls a retry helper with options built from its
+ * own parameters (and a class field of defaults) is a helper too, its own site read with its
+ * parameters left out, each call read with what it passes.
+ */
+describe('helpers that call a helper with their own parameters', () => {
+  const retriable = `
+    async function retriable<T>(fn: () => Promise<T>, props: { retryCount: number; retryDelay: number }): Promise<T> {
+      let lastError: unknown;
+      for (let i = 0; i < props.retryCount + 1; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, props.retryDelay));
+        try {
+          return await fn();
+        } catch (e) {
+          lastError = e;
+        }
+      }
+      throw lastError;
+    }
+  `;
+  const sdk = (more = '') => `
+    ${retriable}
+    export class Sdk {
+      private retryOptions: { retryCount: number; retryDelay: number };
+      constructor(options?: { fetchRetryCount?: number; fetchRetryDelay?: number }) {
+        this.retryOptions = { retryCount: options?.fetchRetryCount ?? 3, retryDelay: options?.fetchRetryDelay ?? 3000 };
+      }
+      private fetchWithRetry(url: string, retryOptions?: Partial<{ retryCount: number; retryDelay: number }>) {
+        return retriable(() => fetch(url), { ...this.retryOptions, ...retryOptions });
+      }
+      flags() { return this.fetchWithRetry('/flags', { retryCount: 0 }); }
+      surveys() { return this.fetchWithRetry('/surveys'); }
+      batch() { return this.fetchWithRetry('/batch', { retryCount: 12 }); }
+      ${more}
+    }
+  `;
+
+  it('reads the method with its parameters left out (the field defaults) and each call with what it passes', () => {
+    const sites = analyse(sdk());
+    expect(sites.filter((s) => s.library === 'wrapper:retriable').map((s) => [s.attempts, s.growth, s.initialMs])).toEqual([[4, 'constant', 3000]]);
+    expect(sites.filter((s) => s.library === 'wrapper:fetchWithRetry').map((s) => [s.operation, s.attempts])).toEqual([
+      ["this.fetchWithRetry('/flags', { retryCount: 0 })", 1],
+      ["this.fetchWithRetry('/surveys')", 4],
+      ["this.fetchWithRetry('/batch', { retryCount: 12 })", 13],
+    ]);
+  });
+
+  it('judges the defaults once, in the method, and what a call raises at the call', () => {
+    const findings = lint(sdk()).map((f) => `${f.rule} ${f.line}`);
+    // The constant 3 s wait is written in the field (line 19): backoff and jitter there, once; the
+    // 9 s of waits at the helper call in the method (22); 13 attempts where batch() asks for them (26).
+    expect(findings.filter((f) => f.startsWith('require-jitter'))).toEqual(['require-jitter 19']);
+    expect(findings.filter((f) => f.startsWith('require-exponential-backoff'))).toEqual(['require-exponential-backoff 19']);
+    expect(findings).toEqual(expect.arrayContaining(['max-retry-duration 22', 'max-retry-attempts 26']));
+    // flags() turns the retry off, surveys() adds nothing to the defaults.
+    expect(findings.filter((f) => / 2[45]$/.test(f))).toEqual([]);
+  });
+
+  it('leaves a method whose helper call reads none of its parameters as a plain use (look-alike)', () => {
+    const code = `
+      ${retriable}
+      export class Poller {
+        check(url: string) { return retriable(() => fetch('/health'), { retryCount: 2, retryDelay: 100 }); }
+        run() { return this.check('/x'); }
+      }
+    `;
+    expect(analyse(code).filter((s) => s.library === 'wrapper:check')).toEqual([]);
+  });
+
+  it('leaves the defaults unknown when the field is set from an option without a default (look-alike)', () => {
+    const code = sdk().replace('options?.fetchRetryCount ?? 3', 'options!.fetchRetryCount!');
+    const own = analyse(code).filter((s) => s.library === 'wrapper:retriable');
+    expect(own.map((s) => s.attempts)).toEqual(['unknown']);
+    expect(lint(code).map((f) => `${f.rule} ${f.line}`)).not.toContain('max-retry-duration 22');
+  });
+
+  it('composes plain functions too', () => {
+    const code = `
+      ${retriable}
+      function getWithRetry(url: string, opts?: { retryCount?: number }) {
+        return retriable(() => fetch(url), { retryCount: 2, retryDelay: 200, ...opts });
+      }
+      export const a = () => getWithRetry('/a');
+      export const b = () => getWithRetry('/b', { retryCount: 20 });
+    `;
+    expect(analyse(code).filter((s) => s.library === 'wrapper:getWithRetry').map((s) => s.attempts)).toEqual([3, 21]);
+  });
+});
+

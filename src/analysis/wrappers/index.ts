@@ -12,6 +12,7 @@ import type { Node, RetrySite } from '../model.js';
 import { contains } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
 import { findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
+import { composedHelpers, type InnerCall } from './composed.js';
 import { methodCalls } from './methods.js';
 import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
@@ -52,17 +53,18 @@ export function findWrapperSites(
   const helpers = handWritten.length ? findWrapperHelpers(ctx, handWritten) : new Map<Fn, WrapperHelper>();
   helpersByContext.set(ctx, helpers);
 
+  const inner: InnerCall[] = [];
   const addCall = (helper: WrapperHelper, call: TSESTree.CallExpression, callee: Node): boolean => {
     if (taken.has(call)) return false;
     const s = wrapperCallSite(helper, call, callee, ctx);
     if (!s) return false;
     taken.add(call);
     out.push(s);
+    inner.push({ helper, call, callee, site: s });
     return true;
   };
-
-  // Helpers written in this file.
-  for (const helper of helpers.values()) {
+  // A helper's calls in this file; true when one became a site.
+  const addLocalCalls = (helper: WrapperHelper): boolean => {
     let called = false;
     for (const ref of helper.variable?.references ?? []) {
       const id = ref.identifier as Node;
@@ -72,10 +74,15 @@ export function findWrapperSites(
       if (addCall(helper, call, id)) called = true;
     }
     for (const { call, callee } of helper.owner ? methodCalls(ctx, helper.owner, helper.name) : []) {
-      if (!contains(helper.fn, call) && addCall(helper, call, callee)) called = true;
+      if (!contains(helper.fn, call) && !onCycle(ctx, call) && addCall(helper, call, callee)) called = true;
     }
+    return called;
+  };
+
+  // Helpers written in this file.
+  for (const helper of helpers.values()) {
     // Its own site then speaks for its defaults only; each call speaks for what it passes.
-    const own = called ? helper.defaults() : undefined;
+    const own = addLocalCalls(helper) ? helper.defaults() : undefined;
     if (own && own !== helper.site) replace.set(helper.site, own);
   }
 
@@ -105,6 +112,13 @@ export function findWrapperSites(
         if (helper) addCall(helper, c.call, c.callee);
       }
     }
+  }
+  // Functions and methods that call a helper with their own parameters are helpers too (composed.ts).
+  for (const helper of inner.length ? composedHelpers(ctx, inner, helpers) : []) {
+    helpers.set(helper.fn, helper);
+    const at = out.indexOf(helper.site);
+    const own = addLocalCalls(helper) ? helper.defaults() : undefined;
+    if (own && at >= 0) out[at] = own;
   }
   return { sites: out, replace };
 }

@@ -18,7 +18,8 @@ import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import type { AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
 import { contains, labelOf, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
-import { UNKNOWN, type DataObject, type DataValue, type Maybe } from '../eval/values.js';
+import type { Env } from '../eval/environment.js';
+import { UNKNOWN, isDataObject, isStaticObject, type DataObject, type DataValue, type Maybe, type Value } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
 type Variable = TSESLint.Scope.Variable;
@@ -144,7 +145,7 @@ export function pathInParams(fn: Fn, name: Node): ParamPath | undefined {
 }
 
 /** The name a function is called by: its declaration, the const it is assigned to, or the method or instance field it is. */
-function nameOf(ctx: AnalysisContext, fn: Fn): Named | undefined {
+export function nameOf(ctx: AnalysisContext, fn: Fn): Named | undefined {
   const sm = ctx.sourceCode.scopeManager;
   try {
     if (fn.type === T.FunctionDeclaration) {
@@ -254,7 +255,7 @@ export interface ReadArguments {
   readonly nodes: ReadonlyMap<string, Node>;
 }
 
-export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContext, arity: number): ReadArguments {
+export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContext, arity: number, env?: Env): ReadArguments {
   const values: DataValue[] = [];
   const nodes = new Map<string, Node>();
   for (let i = 0; i < call.arguments.length; i++) {
@@ -265,12 +266,17 @@ export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContex
       break;
     }
     nodes.set(String(i), arg);
-    values.push(readValue(arg, ctx, String(i), nodes, 0));
+    values.push(readValue(arg, ctx, String(i), nodes, 0, env));
   }
   return { values, nodes };
 }
 
-function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number): DataValue {
+/** A value read statically, or in `env` (a helper's parameters bound to what its call passes). */
+function valueIn(ctx: AnalysisContext, node: Node, env: Env | undefined): Value {
+  return env ? ctx.evaluator.evaluateIn(node, env) : ctx.evaluator.evaluate(node);
+}
+
+function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number, env: Env | undefined): DataValue {
   if (depth > 4) return UNKNOWN;
   let resolved: Node;
   try {
@@ -281,12 +287,25 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
   if (resolved.type === T.ObjectExpression) {
     const properties = new Map<string, DataValue>();
     let open = false;
-    const add = (object: TSESTree.ObjectExpression, d: number) => {
+    const add = (object: TSESTree.ObjectExpression, d: number, within: Env | undefined) => {
       for (const p of object.properties) {
         if (p.type === T.SpreadElement) {
           const inner = ctx.evaluator.resolve(p.argument);
-          if (inner.type === T.ObjectExpression && d < 4) add(inner, d + 1);
-          else {
+          if (inner.type === T.ObjectExpression && d < 4) {
+            add(inner, d + 1, within);
+            continue;
+          }
+          // `...this.defaults`, `...overrides`: what the spread holds, when the evaluator knows it.
+          const spread = d < 4 ? valueIn(ctx, inner, within) : UNKNOWN;
+          if (spread === undefined || spread === null) continue;
+          if (isStaticObject(spread) && spread.node) add(spread.node, d + 1, spread.env ?? within);
+          else if (isDataObject(spread)) {
+            if (spread.open) {
+              open = true;
+              properties.clear();
+            }
+            for (const [k, v] of spread.properties) properties.set(k, v);
+          } else {
             // Keys written before an unknown spread may be overridden by it.
             open = true;
             properties.clear();
@@ -301,16 +320,20 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
         }
         const at = `${path}.${key}`;
         nodes.set(at, p);
-        properties.set(key, p.kind === 'init' && !p.method ? readValue(p.value as Node, ctx, at, nodes, depth + 1) : UNKNOWN);
+        properties.set(key, p.kind === 'init' && !p.method ? readValue(p.value as Node, ctx, at, nodes, depth + 1, within) : UNKNOWN);
       }
     };
-    add(resolved, 0);
+    add(resolved, 0, env);
     return { properties, open };
   }
   if (resolved.type === T.ArrowFunctionExpression || resolved.type === T.FunctionExpression) return UNKNOWN;
-  const v = ctx.evaluator.evaluate(resolved);
-  if (v === UNKNOWN) return UNKNOWN;
+  return toData(valueIn(ctx, resolved, env));
+}
+
+/** A value as plain data: primitives, arrays of them, data objects; UNKNOWN otherwise. */
+function toData(v: Value): DataValue {
   if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (isDataObject(v)) return v;
   if (Array.isArray(v)) {
     return v.every((x) => x === null || x === undefined || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean')
       ? (v as DataValue[])
@@ -325,8 +348,9 @@ export function wrapperCallSite(
   call: TSESTree.CallExpression,
   callee: Node,
   caller: AnalysisContext,
+  env?: Env,
 ): RetrySite | undefined {
-  const args = readArguments(call, caller, helper.fn.params.length);
+  const args = readArguments(call, caller, helper.fn.params.length, env);
   const own = helper.defaults();
   const at = helper.specialise(args.values);
   if (!own || !at) return undefined;

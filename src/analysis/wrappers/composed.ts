@@ -1,0 +1,147 @@
+/**
+ * Helpers over helpers: a function or method whose body calls a retry helper with arguments built
+ * from its own parameters (`fetchWithRetry(url, options, retryOptions)` calling
+ * `retriable(() => this.fetch(url, options), { ...this.retryDefaults, ...retryOptions })`) is a
+ * retry helper too. Its own site is the inner call read with its parameters left out (its
+ * defaults); each call of it is a site read with what that call passes, through the inner call's
+ * arguments into the inner helper. One level: the inner helper is one the file already knows.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { enclosingFunction, unwrap, walk, type Variable } from '../ast.js';
+import { FREE, type Env } from '../eval/environment.js';
+import { parameterVariable } from '../eval/functions.js';
+import type { DataValue, Value } from '../eval/values.js';
+import type { AnalysisContext } from '../library.js';
+import type { Node, RetrySite } from '../model.js';
+import { nameOf, pathInParams, wrapperCallSite, type ParamPath, type WrapperHelper } from './inferred.js';
+
+type Fn = TSESTree.FunctionLike;
+
+/** One inner helper call found in the file, as the wrappers made it. */
+export interface InnerCall {
+  readonly helper: WrapperHelper;
+  readonly call: TSESTree.CallExpression;
+  readonly callee: Node;
+  readonly site: RetrySite;
+}
+
+const MAX_CALL_CACHE = 32;
+
+/** The helpers made of inner helper calls whose arguments read the enclosing function's parameters. */
+export function composedHelpers(ctx: AnalysisContext, inner: readonly InnerCall[], known: ReadonlyMap<Fn, WrapperHelper>): WrapperHelper[] {
+  const out: WrapperHelper[] = [];
+  const taken = new Set<Fn>();
+  for (const c of inner) {
+    const fn = enclosingFunction(c.call);
+    if (!fn || known.has(fn) || taken.has(fn) || c.helper.fn === fn) continue;
+    const named = nameOf(ctx, fn);
+    if (!named || !readsParameters(ctx, fn, c.call)) continue;
+    taken.add(fn);
+    out.push(compose(ctx, fn, named, c));
+  }
+  return out;
+}
+
+/** Whether an argument of the call (other than a function written in it) reads a parameter of `fn`. */
+function readsParameters(ctx: AnalysisContext, fn: Fn, call: TSESTree.CallExpression): boolean {
+  let found = false;
+  for (const arg of call.arguments) {
+    const a = unwrap(arg.type === T.SpreadElement ? arg.argument : arg);
+    if (a.type === T.ArrowFunctionExpression || a.type === T.FunctionExpression) continue;
+    walk(a, (n) => {
+      if (found || n.type !== T.Identifier) return;
+      const def = ctx.evaluator.variableOf(n)?.defs[0];
+      if (def?.type === 'Parameter' && def.node === fn) found = true;
+    }, { skipFunctions: true, budget: 2000 });
+    if (found) return true;
+  }
+  return false;
+}
+
+function compose(ctx: AnalysisContext, fn: Fn, named: ReturnType<typeof nameOf> & object, c: InnerCall): WrapperHelper {
+  const calls = new Map<string, RetrySite | null>();
+  let defaults: RetrySite | null | undefined;
+  const read = (args: readonly DataValue[]): RetrySite | null => {
+    try {
+      return wrapperCallSite(c.helper, c.call, c.callee, ctx, bindingEnv(ctx, fn, args)) ?? null;
+    } catch (error) {
+      if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
+      return null;
+    }
+  };
+  // The inner helper's retried function, when the caller passes it in: a callback helper.
+  const passed = c.helper.operation ? operationArgument(c.call, c.helper.operation) : undefined;
+  const op = passed ? parameterPath(ctx, fn, passed) : undefined;
+  return {
+    fn,
+    ...named,
+    site: c.site,
+    kind: op ? 'callback' : 'forwarding',
+    operation: op,
+    ctx,
+    defaults() {
+      if (defaults === undefined) defaults = read([]);
+      return defaults ?? undefined;
+    },
+    specialise(args) {
+      const key = JSON.stringify(args, (_k, v: unknown) => (typeof v === 'symbol' ? '?' : v instanceof Map ? [...v] : v === undefined ? '~' : v));
+      let hit = calls.get(key);
+      if (hit === undefined) {
+        hit = read(args);
+        if (calls.size >= MAX_CALL_CACHE) calls.delete(calls.keys().next().value!);
+        calls.set(key, hit);
+      }
+      return hit ?? undefined;
+    },
+  };
+}
+
+/** The argument (or property of one) the inner helper retries. */
+function operationArgument(call: TSESTree.CallExpression, path: ParamPath): Node | undefined {
+  let n: Node | undefined = call.arguments[path.index];
+  for (const key of path.keys) {
+    const o: Node | undefined = n && unwrap(n);
+    if (o?.type !== T.ObjectExpression) return undefined;
+    const p: TSESTree.ObjectLiteralElement | undefined = o.properties.find((q) => q.type === T.Property && !q.computed && q.key.type === T.Identifier && q.key.name === key);
+    n = p?.type === T.Property ? (p.value as Node) : undefined;
+  }
+  return n;
+}
+
+/** `fn`'s parameter (and keys into it) an expression is, when it is one. */
+function parameterPath(ctx: AnalysisContext, fn: Fn, expr: Node): ParamPath | undefined {
+  const n = unwrap(expr);
+  if (n.type !== T.Identifier) return undefined;
+  const def = ctx.evaluator.variableOf(n)?.defs[0];
+  if (def?.type !== 'Parameter' || def.node !== fn) return undefined;
+  return pathInParams(fn, def.name as Node);
+}
+
+/**
+ * An environment in which `fn`'s plain parameters are what a call passes: the argument's data,
+ * the parameter's default when the call passes nothing there, else undefined. Destructured and
+ * rest parameters stay unbound (unknown).
+ */
+function bindingEnv(ctx: AnalysisContext, fn: Fn, args: readonly DataValue[]): Env {
+  const bound = new Map<Variable, { value: Value } | { expr: Node }>();
+  fn.params.forEach((p, i) => {
+    const target = p.type === T.AssignmentPattern ? p.left : p;
+    if (target.type !== T.Identifier) return;
+    const variable = parameterVariable(ctx.sourceCode, fn, target);
+    if (!variable) return;
+    const value = i < args.length ? args[i] : undefined;
+    bound.set(variable, value === undefined && p.type === T.AssignmentPattern ? { expr: p.right } : { value });
+  });
+  return {
+    defaults: false,
+    randomness: false,
+    names: false,
+    inlines: false,
+    lookup(variable, _id, env, depth) {
+      const b = bound.get(variable);
+      if (!b) return FREE;
+      return 'value' in b ? b.value : ctx.evaluator.eval(b.expr, env, depth);
+    },
+  };
+}
