@@ -229,12 +229,16 @@ function sourceValue(ev: Evaluator, node: TSESTree.MemberExpression, depth: numb
   const field = thisMember(node);
   const source = field && fieldSource(ev.sourceCode, field.cls, field.name);
   if (!source) return UNKNOWN;
-  if (!source.expr) return undefined;
-  const hit = valueCache.get(source.expr);
-  if (hit !== undefined || valueCache.has(source.expr)) return hit;
-  valueCache.set(source.expr, UNKNOWN);
-  const value = ev.eval(source.expr, FIELD_ENV, depth + 1);
-  valueCache.set(source.expr, value);
+  return source.expr ? written(ev, source.expr, depth) : undefined;
+}
+
+/** The value of the expression that sets a field, read once under FIELD_ENV (a cycle reads as UNKNOWN). */
+function written(ev: Evaluator, expr: Node, depth: number): Value {
+  const hit = valueCache.get(expr);
+  if (hit !== undefined || valueCache.has(expr)) return hit;
+  valueCache.set(expr, UNKNOWN);
+  const value = ev.eval(expr, FIELD_ENV, depth + 1);
+  valueCache.set(expr, value);
   return value;
 }
 
@@ -260,10 +264,5 @@ export function staticFieldValue(ev: Evaluator, node: TSESTree.MemberExpression,
   const cls = def.node as Class;
   const member = cls.body.body.find((m): m is TSESTree.PropertyDefinition => m.type === T.PropertyDefinition && m.static && !m.computed && keyOf(m) === name);
   if (!member?.value || otherWrites(ev.sourceCode, name, new Set())) return UNKNOWN;
-  const hit = valueCache.get(member.value);
-  if (hit !== undefined || valueCache.has(member.value)) return hit;
-  valueCache.set(member.value, UNKNOWN);
-  const value = ev.eval(member.value, FIELD_ENV, depth + 1);
-  valueCache.set(member.value, value);
-  return value;
+  return written(ev, member.value, depth);
 }

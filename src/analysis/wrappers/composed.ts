@@ -14,7 +14,7 @@ import { parameterVariable } from '../eval/functions.js';
 import type { DataValue, Value } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { nameOf, pathInParams, wrapperCallSite, type ParamPath, type WrapperHelper } from './inferred.js';
+import { cachedByArguments, nameOf, pathInParams, wrapperCallSite, type ParamPath, type WrapperHelper } from './inferred.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -25,8 +25,6 @@ export interface InnerCall {
   readonly callee: Node;
   readonly site: RetrySite;
 }
-
-const MAX_CALL_CACHE = 32;
 
 /** The helpers made of inner helper calls whose arguments read the enclosing function's parameters. */
 export function composedHelpers(ctx: AnalysisContext, inner: readonly InnerCall[], known: ReadonlyMap<Fn, WrapperHelper>): WrapperHelper[] {
@@ -60,7 +58,6 @@ function readsParameters(ctx: AnalysisContext, fn: Fn, call: TSESTree.CallExpres
 }
 
 function compose(ctx: AnalysisContext, fn: Fn, named: ReturnType<typeof nameOf> & object, c: InnerCall): WrapperHelper {
-  const calls = new Map<string, RetrySite | null>();
   let defaults: RetrySite | null | undefined;
   const read = (args: readonly DataValue[]): RetrySite | null => {
     try {
@@ -84,16 +81,7 @@ function compose(ctx: AnalysisContext, fn: Fn, named: ReturnType<typeof nameOf> 
       if (defaults === undefined) defaults = read([]);
       return defaults ?? undefined;
     },
-    specialise(args) {
-      const key = JSON.stringify(args, (_k, v: unknown) => (typeof v === 'symbol' ? '?' : v instanceof Map ? [...v] : v === undefined ? '~' : v));
-      let hit = calls.get(key);
-      if (hit === undefined) {
-        hit = read(args);
-        if (calls.size >= MAX_CALL_CACHE) calls.delete(calls.keys().next().value!);
-        calls.set(key, hit);
-      }
-      return hit ?? undefined;
-    },
+    specialise: cachedByArguments(read),
   };
 }
 

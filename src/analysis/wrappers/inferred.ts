@@ -188,7 +188,6 @@ function methodOf(holder: Node): Named | undefined {
 }
 
 function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHelper {
-  const calls = new Map<string, RetrySite | null>();
   let defaults: RetrySite | null | undefined;
   const run = (args: readonly DataValue[]): RetrySite | null => {
     try {
@@ -213,16 +212,22 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHe
       }
       return defaults ?? undefined;
     },
-    specialise(args) {
-      const key = keyOf(args);
-      let hit = calls.get(key);
-      if (hit === undefined) {
-        hit = run(args);
-        if (calls.size >= MAX_CALL_CACHE) calls.delete(calls.keys().next().value!);
-        calls.set(key, hit);
-      }
-      return hit ?? undefined;
-    },
+    specialise: cachedByArguments(run),
+  };
+}
+
+/** `run` remembered per distinct arguments (the most recent MAX_CALL_CACHE of them). */
+export function cachedByArguments(run: (args: readonly DataValue[]) => RetrySite | null): (args: readonly DataValue[]) => RetrySite | undefined {
+  const calls = new Map<string, RetrySite | null>();
+  return (args) => {
+    const key = keyOf(args);
+    let hit = calls.get(key);
+    if (hit === undefined) {
+      hit = run(args);
+      if (calls.size >= MAX_CALL_CACHE) calls.delete(calls.keys().next().value!);
+      calls.set(key, hit);
+    }
+    return hit ?? undefined;
   };
 }
 
