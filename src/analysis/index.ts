@@ -2,6 +2,7 @@
  * The retry model of one file, built once and shared by every rule through a WeakMap keyed
  * by the Program node (a new parse on every keystroke gives a new key, so no stale reuse).
  */
+import { isAbsolute } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { buildImportTable, memberChain, type ImportTable, type ProvidedGlobals } from './imports.js';
@@ -16,10 +17,11 @@ import { createOperationAnalysis, type OperationAnalysis } from './operations/in
 import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, isFollowable, readModule, rememberLinted, resolveImport, type FileEnvironment } from './wrappers/index.js';
-import type { OpenModule } from './operations/members.js';
+import { importedValue, type OpenModule } from './operations/members.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 import { findingNodes, type FindingNode } from './finding-node.js';
 import { findTypedOptionSites } from './typed-options.js';
+import { findImportedInstanceSites } from './imported-instances.js';
 import { indexNodes, isLeftOutOfIndex, nodesByShortcut, nodesOfSkippedType } from './node-lookup.js';
 
 export type { RetrySite } from './model.js';
@@ -76,7 +78,8 @@ export function buildModel(
 ): RetryModel {
   // Declared helpers (settings wrappers) are judged through the same catalogue path as libraries.
   const libraries = settings.wrappers?.length ? [...catalogue, ...declaredDescriptors(settings.wrappers)] : catalogue;
-  const context = createContext(sourceCode, providedGlobals(libraries));
+  const open = env?.filename ? openModule(env, libraries) : undefined;
+  const context = createContext(sourceCode, providedGlobals(libraries), { file: env?.filename, open });
   const { evaluator, imports } = context;
 
   const sites: RetrySite[] = [];
@@ -103,6 +106,11 @@ export function buildModel(
       reportInternalError(library.id, sourceCode, error);
     }
   }
+  try {
+    sites.push(...findImportedInstanceSites(context, lookup.instanceReaders));
+  } catch (error) {
+    reportInternalError('imported instances', sourceCode, error);
+  }
   // No text prefilter: the detector starts from catch scopes, function scopes and `.ok`/`.status`
   // reads, which costs less than a scan of the text for retry words.
   try {
@@ -123,19 +131,21 @@ export function buildModel(
   } catch (error) {
     reportInternalError('wrappers', sourceCode, error);
   }
-  const open = env?.filename ? openModule(env, libraries) : undefined;
   const operations = createOperationAnalysis(context, () => sites, settings, libraries, { filename: env?.filename, open });
   return { sites, imports, evaluator, context, operations, sitesFor: siteSelection(sites, libraries), findingNode: findingNodes(() => sites) };
 }
 
 /** The context every reader of one parsed file shares: evaluator, imports, options and a node index. */
-function createContext(sourceCode: Readonly<TSESLint.SourceCode>, globals: ProvidedGlobals): AnalysisContext {
+function createContext(sourceCode: Readonly<TSESLint.SourceCode>, globals: ProvidedGlobals, where: { file?: string | undefined; open?: OpenModule | undefined } = {}): AnalysisContext {
   const evaluator = createEvaluator(sourceCode);
   const imports = buildImportTable(sourceCode, globals);
   let index: Map<string, TSESTree.Node[]> | undefined;
   let found: Map<string, TSESTree.Node[]> | undefined;
-  return {
+  const { file, open } = where;
+  const context: AnalysisContext = {
     sourceCode,
+    file,
+    importedValue: file && open && isAbsolute(file) ? (id) => importedValue(id, context, file, open) : undefined,
     evaluator,
     imports,
     options: (node) => new OptionsView(evaluator, node),
@@ -153,6 +163,7 @@ function createContext(sourceCode: Readonly<TSESLint.SourceCode>, globals: Provi
       return list as never;
     },
   };
+  return context;
 }
 
 /** Another file of the project, parsed like the linted one and read for what its exports do (cached by version). */
@@ -161,7 +172,7 @@ function openModule(env: FileEnvironment, libraries: readonly LibraryDescriptor[
   return (specifier, fromFile) => {
     if (!isFollowable(specifier)) return undefined;
     const file = resolveImport(specifier, fromFile);
-    return file ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals)) : undefined;
+    return file ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals, { file })) : undefined;
   };
 }
 
@@ -171,6 +182,8 @@ interface CatalogueLookup {
   readonly matchers: readonly LibraryDescriptor[];
   /** Descriptors whose options type marks a typed constant as a site (`optionsType`). */
   readonly typed: readonly LibraryDescriptor[];
+  /** Descriptors that read clients built in another file (`importedInstances`). */
+  readonly instanceReaders: readonly LibraryDescriptor[];
 }
 
 const lookups = new WeakMap<readonly LibraryDescriptor[], CatalogueLookup>();
@@ -191,7 +204,7 @@ function catalogueLookup(libraries: readonly LibraryDescriptor[]): CatalogueLook
   // A module named by one descriptor may still be matched by another's test.
   const matchers = finders.filter((l) => l.matchModule);
   for (const [m, list] of byModule) for (const l of matchers) if (!list.includes(l) && l.matchModule!(m)) list.push(l);
-  lookup = { byModule, matchers, typed: libraries.filter((l) => l.optionsType) };
+  lookup = { byModule, matchers, typed: libraries.filter((l) => l.optionsType), instanceReaders: libraries.filter((l) => l.importedInstances) };
   lookups.set(libraries, lookup);
   return lookup;
 }

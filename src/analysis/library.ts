@@ -22,6 +22,20 @@ export interface AnalysisContext {
   options(node: Node | undefined): OptionsView;
   /** Every node of one type, from a single lazily built index of the file. */
   nodesOfType<K extends T>(type: K): readonly Extract<TSESTree.Node, { type: K }>[];
+  /** The file's absolute path, when known (another file of the project opened to be read). */
+  readonly file?: string | undefined;
+  /**
+   * What an imported name stands for in the project file that exports it (re-exports followed a
+   * few hops), read with that file's context; undefined for a package, an unreadable file or a
+   * name not exported as a value there. Only the linted file follows imports, and only one file away.
+   */
+  importedValue?(id: TSESTree.Identifier): ImportedValue | undefined;
+}
+
+/** An expression written in another file of the project, and the context it is read in. */
+export interface ImportedValue {
+  readonly node: Node;
+  readonly ctx: AnalysisContext;
 }
 
 export interface LibraryDescriptor {
@@ -72,6 +86,8 @@ export interface LibraryDescriptor {
   readonly builtInRetry?: BuiltInRetryFacet;
   /** The library's exported options types: a constant declared with one is a configuration of the library (read by `typed-options.ts`). */
   readonly optionsType?: OptionsTypeFacet;
+  /** Clients of the library built in another file of the project and imported (read by `imported-instances.ts`). */
+  readonly importedInstances?: ImportedInstancesFacet;
 
   /** How suggestions write this library's settings (read by `fixes.ts`): one place per library. */
   readonly fixes?: LibraryFixes;
@@ -80,6 +96,28 @@ export interface LibraryDescriptor {
 
   /** For durable engines: the settings the engine offers, so nothing is asked that it cannot do. */
   readonly engine?: { readonly jitterSetting: boolean };
+}
+
+/**
+ * A client built in another file (`export const kafka = new Kafka({...})`) and imported where its
+ * methods are called (`kafka.producer({ retry })`): the constructors (export paths) whose instances
+ * are followed, the methods called on them that make sites, and the reader of those calls. Only a
+ * file that calls one of `methods` on an imported name of the project opens another file.
+ */
+export interface ImportedInstancesFacet {
+  readonly constructors: readonly string[];
+  readonly methods: readonly string[];
+  find(instances: readonly ImportedInstance[], ctx: AnalysisContext): RetrySite[];
+}
+
+/** A client built in another file: its construction (read with that file's context) and its references here. */
+export interface ImportedInstance {
+  /** The export path of the constructor (`Kafka`). */
+  readonly path: string;
+  readonly construction: TSESTree.NewExpression;
+  readonly ctx: AnalysisContext;
+  /** Identifiers of this file that name the instance. */
+  readonly references: readonly TSESTree.Identifier[];
 }
 
 /** How an HTTP client names the method of a request and whether it rejects on 4xx. */

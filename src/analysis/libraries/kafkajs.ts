@@ -11,7 +11,7 @@
  * whose acknowledgement was lost: a retried write.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { LibraryDescriptor } from '../library.js';
+import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { labelOf, newOf } from '../library.js';
 import type { DelaySchedule, Node, RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
@@ -58,9 +58,30 @@ export const kafkajs: LibraryDescriptor = {
     }
     return sites;
   },
+  // `kafka.producer({ retry })` on a client built in another file: its retry options as written there.
+  importedInstances: {
+    constructors: ['Kafka'],
+    methods: ['producer'],
+    find(instances, ctx) {
+      const sites: RetrySite[] = [];
+      for (const instance of instances) {
+        const config = optionsArgument(instance.construction, 0, instance.ctx);
+        if (config.state === 'unknown') continue;
+        const retry = config.sub('retry');
+        for (const ref of instance.references) {
+          const method = methodCalls(ref);
+          if (!method || method.path.length !== 1 || method.path[0] !== 'producer') continue;
+          const s = producerSite(method.call, retry, ctx, true);
+          if (s) sites.push(s);
+        }
+      }
+      return sites;
+    },
+  },
 };
 
-function producerSite(call: TSESTree.CallExpression, clientRetry: OptionsView, ctx: Parameters<NonNullable<LibraryDescriptor['find']>>[1]): RetrySite | undefined {
+/** A producer's retrier; `remoteClient`: the client's options are written in another file (their nodes are no place to report here). */
+function producerSite(call: TSESTree.CallExpression, clientRetry: OptionsView, ctx: AnalysisContext, remoteClient = false): RetrySite | undefined {
   const options = optionsArgument(call, 0, ctx);
   if (options.state === 'unknown') return undefined;
   const idempotent = options.get('idempotent');
@@ -71,8 +92,8 @@ function producerSite(call: TSESTree.CallExpression, clientRetry: OptionsView, c
   const isIdempotent = idempotent.value === true;
   // Without its own retry the producer uses { retries: idempotent ? MAX_SAFE_INTEGER : 5 } over the client's.
   const read = retryOption.property
-    ? readRetry(own, clientRetry, retryOption.property)
-    : { ...readRetry(clientRetry, undefined, undefined), attempts: { value: isIdempotent ? Infinity : DEFAULTS.retries + 1 } as Setting<number> };
+    ? readRetry(own, clientRetry, retryOption.property, remoteClient)
+    : { ...readRetry(clientRetry, undefined, undefined, remoteClient), attempts: { value: isIdempotent ? Infinity : DEFAULTS.retries + 1 } as Setting<number> };
   return site({
     library: 'kafkajs',
     label: `${labelOf(call.callee, ctx.sourceCode)}()`,
@@ -89,11 +110,12 @@ function producerSite(call: TSESTree.CallExpression, clientRetry: OptionsView, c
 }
 
 /** The retry options of `view` merged over `base` (the client's, for a producer), then the defaults. */
-function readRetry(view: OptionsView, base: OptionsView | undefined, node: Node | undefined): { attempts: Setting<number>; delay: DelaySchedule; jitter: Setting<boolean> } {
+function readRetry(view: OptionsView, base: OptionsView | undefined, node: Node | undefined, remote = false): { attempts: Setting<number>; delay: DelaySchedule; jitter: Setting<boolean> } {
+  const local = (setting: Setting<number | undefined>): Setting<number | undefined> => (remote ? { value: setting.value } : setting);
   const get = (key: keyof typeof DEFAULTS): Setting<number | undefined> => {
     const own = view.number(key, undefined);
-    if (own.node || own.value !== undefined) return own;
-    return base ? base.number(key, DEFAULTS[key]) : { value: DEFAULTS[key] };
+    if (own.node || own.value !== undefined) return base ? own : local(own);
+    return base ? local(base.number(key, DEFAULTS[key])) : { value: DEFAULTS[key] };
   };
   const retries = get('retries');
   const initial = orUnknown(get('initialRetryTime').value);

@@ -29,7 +29,7 @@ import { UNKNOWN_SCHEDULE, classifyWaits, customSchedule } from '../schedule.js'
 import { RESPONSE, UNKNOWN, isInterval, truth, type DataValue, type Maybe, type Value } from '../eval/values.js';
 import { FREE, RUNNING_ENV, type Env } from '../eval/environment.js';
 import { parameterVariable } from '../eval/functions.js';
-import { contains, unwrap, type Variable } from '../ast.js';
+import { contains, isFunctionNode, unwrap, type Variable } from '../ast.js';
 import { isNonRetryableClientError } from '../../shared/guide-limits.js';
 import { NO_FILTER, optionsTarget, site } from './shared.js';
 
@@ -92,7 +92,7 @@ function configSite(view: OptionsView, call: TSESTree.CallExpression | undefined
   const count = view.get('errorRetryCount');
   const interval = view.get('errorRetryInterval');
   if (!custom.property && !count.property && !interval.property) return undefined;
-  const reading = custom.property ? readCallback(custom.valueNode, ctx) : readDefaults(view);
+  const reading = custom.property ? readCallback(...callbackOf(custom.valueNode, ctx), custom.valueNode) : readDefaults(view);
   const label = custom.property ? 'SWR onErrorRetry' : call ? `${labelOf(use.expression, ctx.sourceCode)}()` : 'SWR configuration';
   const node = custom.property ?? count.property ?? interval.property!;
   return site({
@@ -134,7 +134,7 @@ type Outcome = { stop: true } | { stop: false; wait: Value } | typeof UNKNOWN;
  * A custom `onErrorRetry`: a run of guards `if (...) return` ending in `setTimeout(() =>
  * revalidate(...), ms)` (or `revalidate(...)` at once). Anything else leaves it unknown.
  */
-function readCallback(fnNode: Node | undefined, ctx: AnalysisContext): Reading {
+function readCallback(fnNode: Node | undefined, ctx: AnalysisContext, reportAt: Node | undefined): Reading {
   const unknown: Reading = { attempts: UNKNOWN, delay: UNKNOWN_SCHEDULE, jitter: UNKNOWN, filter: { kind: 'custom', clientErrors: [] } };
   const fn = functionOf(fnNode, ctx);
   if (!fn?.body || fn.body.type !== T.BlockStatement) return unknown;
@@ -194,7 +194,22 @@ function readCallback(fnNode: Node | undefined, ctx: AnalysisContext): Reading {
     initialMs: upper(waitAt(1)),
     multiplier: shape?.multiplier ?? UNKNOWN,
   });
-  return { attempts, delay, jitter, filter: statusFilter(outcome, !!errorVar && relevant.some((g) => reads(g, errorVar)), fnNode) };
+  return { attempts, delay, jitter, filter: statusFilter(outcome, !!errorVar && relevant.some((g) => reads(g, errorVar)), reportAt) };
+}
+
+/**
+ * The callback an `onErrorRetry` value names and the context to read it in: this file's, or, for a
+ * function imported from another file of the project (`onErrorRetry: SWRRetry`), that file's. What
+ * it finds is reported here, at the option.
+ */
+function callbackOf(value: Node | undefined, ctx: AnalysisContext): [Node | undefined, AnalysisContext] {
+  const v = value && unwrap(value);
+  if (v?.type !== T.Identifier || functionOf(v, ctx) || !ctx.importedValue) return [value, ctx];
+  const imported = ctx.importedValue(v);
+  if (!imported) return [value, ctx];
+  const node = unwrap(imported.node);
+  const fn = isFunctionNode(node) ? node : functionOf(node, imported.ctx);
+  return fn ? [fn, imported.ctx] : [value, ctx];
 }
 
 /** The 4xx the callback retries, asked of each status after the first failure. */

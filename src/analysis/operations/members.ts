@@ -3,15 +3,15 @@
  * inside a class, `api.create()` on an object literal or on an instance of a class written in the
  * file (`const api = new Api()`), `Api.create()` on the class itself, and `service.create()` on an
  * object imported from another file of the project (its default or named export: an instance of a
- * class of that file, an object literal, a class's static method). Inheritance, reassigned names,
- * computed members and re-exports are not followed: what cannot be resolved is no method, and the
- * call stays what the rest of the classifier makes of it.
+ * class of that file, an object literal, a class's static method), through its re-exports.
+ * Inheritance, reassigned names and computed members are not followed: what cannot be resolved is
+ * no method, and the call stays what the rest of the classifier makes of it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { isAbsolute } from 'node:path';
 import { constInitializer, enclosingFunction, isFunctionNode, lookupProperty, propertyKey, staticPropertyName, unwrap } from '../ast.js';
-import type { AnalysisContext } from '../library.js';
+import type { AnalysisContext, ImportedValue } from '../library.js';
 import type { Node } from '../model.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -60,15 +60,10 @@ export function createMethodResolver(ctx: AnalysisContext, filename: string | un
   /** `service.create()` with `service` imported from a file of the project. */
   function imported(object: TSESTree.Identifier, name: string): MethodTarget | undefined {
     if (!open || !filename || !isAbsolute(filename)) return undefined;
-    const ref = ctx.imports.resolve(object);
-    if (!ref) return undefined;
-    const exported = ref.path === 'module' ? 'default' : ref.path;
-    if (exported.includes('.')) return undefined;
-    const other = open(ref.module, filename);
-    const value = other && exportedValue(other, exported);
-    const holder = value && holderOfExpression(value, other);
-    const fn = holder && memberFunction(holder, name, other);
-    return fn ? { fn, ctx: other } : undefined;
+    const value = importedValue(object, ctx, filename, open);
+    const holder = value && holderOfExpression(value.node, value.ctx);
+    const fn = holder && memberFunction(holder, name, value.ctx);
+    return fn ? { fn, ctx: value.ctx } : undefined;
   }
 
   return { methodOf };
@@ -162,6 +157,44 @@ function memberFunction(holder: Holder, name: string, ctx: AnalysisContext): Fn 
   return undefined;
 }
 
+/** Re-exports followed from the imported file to the one that declares the name. */
+const MAX_REEXPORTS = 4;
+
+/**
+ * What an imported name stands for in the project file that exports it: the exported expression
+ * (an identifier of that file when exported by name) and that file's context. `export { x } from`
+ * and `export * from` are followed up to MAX_REEXPORTS files; each file is opened through `open`
+ * (parsed once per version of the file, in a bounded cache).
+ */
+export function importedValue(id: TSESTree.Identifier, ctx: AnalysisContext, filename: string, open: OpenModule): ImportedValue | undefined {
+  const ref = ctx.imports.resolve(id);
+  if (!ref) return undefined;
+  const exported = ref.path === 'module' ? 'default' : ref.path;
+  if (exported.includes('.')) return undefined;
+  return exportIn(open(ref.module, filename), exported, open, 0);
+}
+
+function exportIn(other: AnalysisContext | undefined, name: string, open: OpenModule, depth: number): ImportedValue | undefined {
+  if (!other) return undefined;
+  const node = exportedValue(other, name);
+  if (node) return { node, ctx: other };
+  if (depth >= MAX_REEXPORTS || !other.file) return undefined;
+  for (const st of other.sourceCode.ast.body) {
+    if (st.type === T.ExportNamedDeclaration && st.source && st.exportKind !== 'type') {
+      for (const s of st.specifiers) {
+        if (s.type !== T.ExportSpecifier || exportName(s.exported) !== name) continue;
+        return exportIn(open(st.source.value, other.file), exportName(s.local), open, depth + 1);
+      }
+    } else if (st.type === T.ExportAllDeclaration && !st.exported && name !== 'default' && st.exportKind !== 'type') {
+      const found = exportIn(open(st.source.value, other.file), name, open, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+const exportName = (n: TSESTree.Identifier | TSESTree.StringLiteral): string => (n.type === T.Identifier ? n.name : n.value);
+
 /** The expression a file exports under `name` (`default` included), in ES module or CommonJS form. */
 function exportedValue(ctx: AnalysisContext, name: string): Node | undefined {
   for (const st of ctx.sourceCode.ast.body) {
@@ -169,7 +202,7 @@ function exportedValue(ctx: AnalysisContext, name: string): Node | undefined {
       if (name === 'default') return st.declaration as Node;
     } else if (st.type === T.ExportNamedDeclaration && !st.source) {
       const d = st.declaration;
-      if (d?.type === T.ClassDeclaration && d.id?.name === name) return d;
+      if ((d?.type === T.ClassDeclaration || d?.type === T.FunctionDeclaration) && d.id?.name === name) return d;
       if (d?.type === T.VariableDeclaration) {
         for (const v of d.declarations) if (v.id.type === T.Identifier && v.id.name === name && v.init) return v.init;
       }

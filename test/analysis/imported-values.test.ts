@@ -1,0 +1,142 @@
+/**
+ * Values defined in another file of the project: an SWR `onErrorRetry` callback exported from a
+ * helper module, and a kafkajs client built in a shared library module (reached through a tsconfig
+ * path alias and re-exports). Findings land in the file that uses them; what cannot be read stays
+ * unknown.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { clearModuleCache, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
+import plugin from '../../src/index.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+function project(files: Record<string, string>): (name: string) => string {
+  const root = mkdtempSync(join(tmpdir(), 'safe-retry-imported-'));
+  roots.push(root);
+  for (const [name, text] of Object.entries(files)) {
+    const file = join(root, name);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  return (name) => join(root, name);
+}
+
+/** `line rule` of every finding of the recommended preset, linting `code` as the file `filename`. */
+function lintAt(code: string, filename: string): string[] {
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const messages = linter.verify(code, [{
+    files: ['**/*.{ts,tsx,js}'],
+    plugins: { 'safe-retry': plugin as never },
+    languageOptions: { parser: tsParser as never, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
+    rules: plugin.configs.recommended.rules as never,
+  }], filename);
+  return messages.map((m) => `${m.line} ${(m.ruleId ?? m.message).replace('safe-retry/', '')}`).sort();
+}
+
+const RETRY_CALLBACK = `
+export function retryLater(error, key, config, revalidate, { retryCount }) {
+  if (error.status === 404) return;
+  if (retryCount >= 8) return;
+  setTimeout(() => revalidate({ retryCount }), 3000);
+}
+export function notACallback(error) {
+  return String(error);
+}
+`;
+
+describe('an SWR onErrorRetry callback imported from another file', () => {
+  beforeEach(() => clearModuleCache());
+
+  it('is read from its module and judged at the option that passes it', () => {
+    const at = project({ 'lib/swr-retry.js': RETRY_CALLBACK, 'pages/list.tsx': '' });
+    const findings = lintAt(`
+      import useSWR from 'swr';
+      import { retryLater } from '../lib/swr-retry';
+      export function useList() {
+        return useSWR('/api/items', fetcher, { onErrorRetry: retryLater });
+      }
+    `, at('pages/list.tsx'));
+    expect(findings).toEqual([
+      '5 max-retry-attempts', '5 max-retry-duration', '5 no-retry-on-client-error', '5 require-exponential-backoff', '5 require-jitter',
+    ]);
+  });
+
+  it('stays silent where the imported function is no retry option, or cannot be read', () => {
+    const at = project({ 'lib/swr-retry.js': RETRY_CALLBACK, 'pages/other.tsx': '' });
+    expect(lintAt(`
+      import useSWR from 'swr';
+      import { notACallback, retryLater } from '../lib/swr-retry';
+      import { missing } from '../lib/nowhere';
+      export function useOther() {
+        const a = useSWR('/api/a', fetcher, { onErrorRetry: missing });
+        const b = useSWR('/api/b', fetcher, { onErrorRetry: notACallback });
+        const label = [retryLater].map((f) => f.name);
+        return { a, b, label };
+      }
+    `, at('pages/other.tsx'))).toEqual([]);
+  });
+});
+
+const KAFKA_CLIENT = `
+import { Kafka } from 'kafkajs';
+export const kafkaClient = new Kafka({ clientId: 'svc', brokers: ['b:9092'] });
+export const factory = () => new Kafka({ clientId: 'other', brokers: [] });
+`;
+
+describe('a kafkajs client built in another file', () => {
+  beforeEach(() => clearModuleCache());
+
+  const files = {
+    'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/kafka': ['libs/kafka/src/index.ts'] } } }),
+    'libs/kafka/src/index.ts': "export * from './lib/';\n",
+    'libs/kafka/src/lib/index.ts': "export * from './client';\n",
+    'libs/kafka/src/lib/client/index.ts': "export { kafkaClient, factory } from './client';\n",
+    'libs/kafka/src/lib/client/client.ts': KAFKA_CLIENT,
+    'apps/weather/producer.ts': '',
+  };
+
+  it('reads producer() on the imported instance with the construction\'s options, through an alias and re-exports', () => {
+    const at = project(files);
+    const before = moduleCacheStats().parses;
+    const findings = lintAt(`
+      import { kafkaClient } from '@app/kafka';
+      export const start = async () => {
+        const producer = kafkaClient.producer({ retry: { maxRetryTime: 7, multiplier: 2 } });
+        await producer.connect();
+        return producer;
+      };
+    `, at('apps/weather/producer.ts'));
+    expect(findings).toEqual(['4 no-unsafe-write-retry', '4 max-retry-attempts', '4 require-exponential-backoff', '4 require-jitter'].sort());
+    // The alias entry, two re-exporting indexes and the client file: four files, each parsed once.
+    expect(moduleCacheStats().parses - before).toBe(4);
+  });
+
+  it('stays silent on an idempotent producer within bounds, an instance from a factory, and other methods', () => {
+    const at = project(files);
+    expect(lintAt(`
+      import { kafkaClient, factory } from '@app/kafka';
+      export const a = kafkaClient.producer({ idempotent: true, retry: { retries: 3 } });
+      export const b = factory().producer({ retry: { retries: 20 } });
+      export const c = kafkaClient.consumer({ groupId: 'g' });
+      export const d = kafkaClient.admin();
+    `, at('apps/weather/producer.ts'))).toEqual([]);
+  });
+
+  it('opens no other file for a file that calls none of the followed methods', () => {
+    const at = project(files);
+    const before = moduleCacheStats().parses;
+    lintAt(`
+      import { kafkaClient } from '@app/kafka';
+      export const c = kafkaClient.consumer({ groupId: 'g' });
+    `, at('apps/weather/producer.ts'));
+    expect(moduleCacheStats().parses).toBe(before);
+  });
+});
