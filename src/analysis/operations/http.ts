@@ -4,11 +4,10 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { HttpFacet, LibraryDescriptor } from '../library.js';
+import type { HttpFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import { enclosingFunction, findVariable, memberName, propertyKey, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
-import type { ImportedValue } from './members.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind, Variable } from './types.js';
 import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember } from './vocabulary.js';

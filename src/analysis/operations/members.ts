@@ -69,29 +69,18 @@ export function createMethodResolver(ctx: AnalysisContext, filename: string | un
   return { methodOf };
 }
 
-/** An expression another file of the project exports, with that file's context to read it in. */
-export interface ImportedValue {
-  readonly node: Node;
-  readonly ctx: AnalysisContext;
-}
-
 /**
  * What an imported name holds in the file that exports it (`import { api } from './api'` where
- * `api.ts` has `export const api = axios.create()`): one file away, no further.
+ * `api.ts` has `export const api = axios.create()`), through that file's re-exports.
  */
 export function createImportedValueReader(ctx: AnalysisContext, filename: string | undefined, open: OpenModule | undefined): (id: TSESTree.Identifier) => ImportedValue | undefined {
   return (id) => {
     if (!open || !filename || !isAbsolute(filename)) return undefined;
-    const ref = ctx.imports.resolve(id);
-    if (!ref) return undefined;
-    const exported = ref.path === 'module' ? 'default' : ref.path;
-    if (exported.includes('.')) return undefined;
-    const other = open(ref.module, filename);
-    const value = other && exportedValue(other, exported);
-    if (!other || !value) return undefined;
+    const value = importedValue(id, ctx, filename, open);
+    if (!value) return undefined;
     // `const api = axios.create(); export default api;`
-    const local = unwrap(value);
-    return { node: local.type === T.Identifier ? other.evaluator.resolve(local) : local, ctx: other };
+    const local = unwrap(value.node);
+    return { node: local.type === T.Identifier ? value.ctx.evaluator.resolve(local) : local, ctx: value.ctx };
   };
 }
 
