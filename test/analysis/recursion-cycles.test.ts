@@ -247,3 +247,68 @@ describe('hand-written recursion: a failure as a value, and several ways back', 
     `)).toEqual([]);
   });
 });
+
+describe('hand-written recursion: a filter written as a method of the class', () => {
+  const client = (shouldRetry: string) => `
+    class Client {
+      private refreshed = false;
+      async makeRequest(path: string, retriesRemaining = 2): Promise<Response> {
+        const response = await fetch(path).catch((e) => e as Error);
+        if (response instanceof Error) {
+          if (retriesRemaining) return this.retryRequest(path, retriesRemaining);
+          throw response;
+        }
+        if (!response.ok) {
+          if (response.status === 401 && !this.refreshed) {
+            this.refreshed = true;
+            return this.makeRequest(path, retriesRemaining);
+          }
+          const shouldRetry = await this.shouldRetry(response);
+          if (retriesRemaining && shouldRetry) return this.retryRequest(path, retriesRemaining);
+          throw new Error('status ' + response.status);
+        }
+        return response;
+      }
+      private async shouldRetry(response: Response): Promise<boolean> {
+        ${shouldRetry}
+      }
+      private async retryRequest(path: string, retriesRemaining: number): Promise<Response> {
+        await new Promise((r) => setTimeout(r, 500 * 2 ** (2 - retriesRemaining) * Math.random()));
+        return this.makeRequest(path, retriesRemaining - 1);
+      }
+    }
+  `;
+
+  it('reads the method at the call, a header the server may send taken as absent, and reports a retried 4xx once, where the retry is decided', () => {
+    const code = client(`
+        const header = response.headers.get('x-should-retry');
+        if (header === 'true') return true;
+        if (header === 'false') return false;
+        if (response.status === 408 || response.status === 409 || response.status === 429) return true;
+        return response.status >= 500;
+    `);
+    const findings = lint(code).filter((f) => f.rule === 'no-retry-on-client-error');
+    expect(findings).toHaveLength(1);
+    expect(code.split('\n')[findings[0]!.line - 1]).toContain('retriesRemaining && shouldRetry');
+    expect(handWritten(code)).toMatchObject([{ label: 'makeRequest() through retryRequest()', clientErrors: ['409'] }]);
+  });
+
+  it('reports the 4xx a method certainly retries even where another branch of it is not read', () => {
+    const code = client(`
+        if (response.status === 401 && this.tokens.cached()) {
+          this.tokens.invalidate();
+          return true;
+        }
+        return response.status === 409 || response.status >= 500;
+    `);
+    expect(handWritten(code)).toMatchObject([{ filter: 'custom', clientErrors: ['409'] }]);
+    expect(lint(code).filter((f) => f.rule === 'no-retry-on-client-error')).toHaveLength(1);
+  });
+
+  it('stays silent when the method retries no 4xx', () => {
+    const code = client(`
+        return response.status === 408 || response.status === 429 || response.status >= 500;
+    `);
+    expect(lint(code).filter((f) => f.rule === 'no-retry-on-client-error')).toEqual([]);
+  });
+});

@@ -8,8 +8,9 @@ import { unwrap } from '../ast.js';
 import { MATH, NUMBER_PARSERS, RANDOM_NAME, parseNumber } from './builtins.js';
 import { MAX_DEPTH, sawCap, sawRandom, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
+import { thisClass } from './fields.js';
 import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
-import { RESPONSE, UNKNOWN, isInterval, isSetValue, range, toInterval, type SymbolicValue, type Value } from './values.js';
+import { NO_HEADERS, RESPONSE, UNKNOWN, isInterval, isSetValue, range, toInterval, type SymbolicValue, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -34,6 +35,11 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
       return items.some((i) => !isInterval(i) && i === x);
     }
     if (name === 'randomInt' && env.importOf?.(callee.object)?.module === 'crypto') return randomInt(ev, args, env, depth);
+    // `response.headers.get(name)` of a response asked about by its status: no such header.
+    if (name === 'get' && args.length === 1 && ev.eval(callee.object, env, depth) === NO_HEADERS) return null;
+    // `this.shouldRetry(res)`: a method of the class, followed like a local helper.
+    const method = env.inlines && object.type === T.ThisExpression ? instanceMethod(object, name) : undefined;
+    if (method) return inline(ev, method, args, env, depth);
     if (env.randomness && RANDOM_NAME.test(name)) sawRandom(env);
     return UNKNOWN;
   }
@@ -51,6 +57,18 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
   if (fn) return inline(ev, fn, args, env, depth);
   if (env.randomness && RANDOM_NAME.test(callee.name)) sawRandom(env);
   return UNKNOWN;
+}
+
+/** The instance method `name` of the class `self` is in, when the class declares exactly one (no overloads, accessors). */
+function instanceMethod(self: TSESTree.ThisExpression, name: string): TSESTree.FunctionLike | undefined {
+  const cls = thisClass(self);
+  let found: TSESTree.FunctionLike | undefined;
+  for (const m of cls?.body.body ?? []) {
+    if (m.type !== T.MethodDefinition || m.static || m.computed || m.key.type !== T.Identifier || m.key.name !== name) continue;
+    if (found || m.kind !== 'method' || !m.value.body) return undefined;
+    found = m.value;
+  }
+  return found;
 }
 
 /** `crypto.randomInt(max)` / `randomInt(min, max)`. */

@@ -13,7 +13,7 @@ import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
 import {
-  RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
+  NO_HEADERS, RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
   type Maybe, type StaticValue, type Value,
 } from './values.js';
 
@@ -219,8 +219,8 @@ export class Evaluator {
       }
       case T.SequenceExpression:
         return this.eval(node.expressions[node.expressions.length - 1], env, d);
-      default:
-        return UNKNOWN;
+      default: // `await x` where helpers are followed: what an inlined async helper returns
+        return node.type === T.AwaitExpression && env.inlines ? this.eval(node.argument, env, d) : UNKNOWN;
     }
   }
 
@@ -421,7 +421,7 @@ export class Evaluator {
       if (env.status === NO_RESPONSE) return STATUS_KEYS.has(key) ? undefined : UNKNOWN;
       if (STATUS_KEYS.has(key)) return env.status !== undefined ? env.status : UNKNOWN;
       if (key === 'ok') return env.status !== undefined ? env.status >= 200 && env.status <= 299 : UNKNOWN;
-      return PASS_THROUGH_KEYS.has(key) ? RESPONSE : UNKNOWN;
+      return PASS_THROUGH_KEYS.has(key) ? RESPONSE : key === 'headers' && env.status !== undefined ? NO_HEADERS : UNKNOWN;
     }
     if (Array.isArray(object)) {
       if (key === 'length') return object.length;

@@ -57,7 +57,8 @@ export function returnOf(fn: Fn): Returned | undefined {
 function returnOfStatements(body: readonly TSESTree.Statement[], from: number): Returned | undefined {
   for (let j = from; j < body.length; j++) {
     const s = body[j]!;
-    if (s.type === T.VariableDeclaration) continue;
+    // Declarations, and statements done for their effect (`flags.refreshed = true`, a log line), do not change what is returned.
+    if (s.type === T.VariableDeclaration || s.type === T.ExpressionStatement) continue;
     if (s.type === T.ReturnStatement) return s.argument ? { expr: s.argument } : undefined;
     if (s.type === T.IfStatement) {
       const then = returnOfStatement(s.consequent);

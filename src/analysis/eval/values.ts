@@ -62,6 +62,13 @@ export interface DataObject {
 export const RESPONSE = Object.freeze({ response: true as const });
 export type ResponseValue = typeof RESPONSE;
 
+/**
+ * The headers of a response asked about by its status alone: none beyond the status (`headers[x]`
+ * is undefined, `headers.get(x)` null), so a filter that lets the server override it is read by
+ * what it does when the server says nothing.
+ */
+export const NO_HEADERS: DataObject = Object.freeze({ properties: new Map<string, DataValue>(), open: false });
+
 /** What static option reading sees. */
 export type StaticValue =
   | number

@@ -127,7 +127,7 @@ export function errorFilter(hw: HandWritten, shape: Shape): ErrorFilter {
   const { region } = shape;
   const filters = shape.constraints.filter((c) => isFilterCondition(hw, c.test, region));
   if (filters.length > 0) {
-    const filter = statusFilter(hw, (s) => retriedAt(hw, region, filters, s), filters.map((c) => c.test));
+    const filter = statusFilter(hw, (s) => retriedAt(hw, region, filters, s), filters.map((c) => c.test), filters.filter((c) => c.want).map((c) => c.test));
     // A returned error says the attempt failed, not that it was an HTTP response: retrying every
     // one is no evidence of retried 4xx (the operation's own calls may still show it).
     if (region.results && filter.retriesEverything) return { kind: 'none', clientErrors: [], node: filter.node };
@@ -147,17 +147,25 @@ export function errorFilter(hw: HandWritten, shape: Shape): ErrorFilter {
   return statusFilter(hw, throwsAt, shape.throwGuards);
 }
 
-function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown, tests: readonly Node[]): ErrorFilter {
+/** `leading`: the tests that must hold to retry (not the guards that leave first), where a status choice is looked for first. */
+function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown, tests: readonly Node[], leading: readonly Node[] = tests): ErrorFilter {
   const node = tests[0];
+  const text = (t: Node) => hw.ctx.sourceCode.getText(t);
+  // Where the statuses are chosen: a test of the status, else one that does more than say the response failed (`!res.ok`).
+  const choosing = (list: readonly Node[]) => list.find((t) => /\.(?:status|statusCode|httpStatusCode|httpStatus)\b/.test(text(t))) ?? list.find((t) => !/^!?\s*[\w$.?]+\.ok$/.test(text(t).trim()));
+  const statusNode = choosing(leading) ?? choosing(tests) ?? node;
   const results = new Map<number, boolean>();
+  let unread = false;
   for (const s of STATUSES) {
     const r = retried(s);
-    if (r === UNKNOWN) return { kind: 'custom', clientErrors: [], node };
-    results.set(s, r);
+    if (r === UNKNOWN) {
+      // Past a success, the 4xx still decide what can be said for certain.
+      if (s < 400) return { kind: 'custom', clientErrors: [], node };
+      unread = true;
+    } else results.set(s, r);
   }
   const failures = STATUSES.filter((s) => s >= 400);
-  const text = (t: Node) => hw.ctx.sourceCode.getText(t);
-  const statusNode = tests.find((t) => /\.(?:status|statusCode|httpStatusCode|httpStatus)\b/.test(text(t))) ?? node;
+  if (unread) return partlyRead(failures.filter((s) => s < 500 && results.get(s) === true && s !== 408 && s !== 429), statusNode ?? node!);
   if (failures.every((s) => results.get(s))) {
     const okNode = tests.find((t) => /\.ok\b/.test(text(t))) ?? node;
     return { kind: 'none', clientErrors: [], retriesEverything: okNode, node };
@@ -167,6 +175,15 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
   const retriedFailures = failures.filter((s) => results.get(s));
   const refusedOnly = retriedFailures.length > 0 && retriedFailures.every((s) => REFUSED.has(s)) && retried(NO_RESPONSE) === false;
   return { kind: 'statuses', clientErrors, clientErrorStatuses, node: statusNode, ...(refusedOnly ? { refusedOnly } : {}) };
+}
+
+/**
+ * A filter read for some statuses only (a method that also asks about a token cache, a header):
+ * the 4xx it certainly retries are reported, a few of them by name; nothing is said of the rest.
+ */
+function partlyRead(certain: readonly number[], node: Node): ErrorFilter {
+  const few = certain.length > 0 && certain.length <= 10;
+  return { kind: 'custom', clientErrors: few ? clientErrorInclusions(certain, node) : [], clientErrorStatuses: few ? certain : undefined, node };
 }
 
 /** 4xx statuses a filter retries, other than 408 and 429 (which may succeed later). */

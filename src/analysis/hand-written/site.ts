@@ -88,12 +88,17 @@ export function mergeSites(sites: readonly RetrySite[]): RetrySite | undefined {
 }
 
 /**
- * What any way back retries: every failure when one retries every failure; the 4xx statuses each
+ * What any way back retries: every failure status when one retries them all; the 4xx statuses each
  * certainly retries (sound whatever the others do); a filter not read when one is not read.
  */
 function mergeFilters(filters: readonly ErrorFilter[]): ErrorFilter {
   const refusedOnly = filters.every((f) => f.refusedOnly);
-  const base = filters.find((f) => f.kind === 'none') ?? filters.find((f) => f.kind === 'custom') ?? filters[0]!;
+  // A way back that retries every failure status says it all. Otherwise one that reads the status
+  // decides: beside it, a way back that retries whatever it catches (a rejection turned into a
+  // value) retries what the call rejects with, not the statuses the other reads.
+  const everything = filters.find((f) => f.retriesEverything);
+  if (everything) return everything;
+  const base = filters.find((f) => f.kind === 'custom') ?? filters.find((f) => f.kind === 'statuses') ?? filters[0]!;
   const listing = filters.filter((f) => f.clientErrors.length > 0);
   let clientErrors = listing.flatMap((f) => f.clientErrors);
   // Statuses several ways back retry are one list, reported once.
