@@ -42,8 +42,8 @@ describe('hand-written recursion through two functions', () => {
     expect(findings.find((f) => f.rule === 'no-unsafe-write-retry')!.text).toContain('fetch(');
   });
 
-  it('reads two methods calling each other through this, the wait taken in the second', () => {
-    const sites = handWritten(`
+  it('reads two methods calling each other through this, the wait taken in the second; the call back is no use of a retrying method', () => {
+    const sites = analyse(`
       class Client {
         async request(path: string, retriesLeft = 2): Promise<Response> {
           const response = await fetch(this.base + path).catch((err) => err as Error);
