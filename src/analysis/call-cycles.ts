@@ -11,6 +11,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { unwrap } from './ast.js';
+import { nodeAt } from './node-lookup.js';
 import { localFunction } from './eval/functions.js';
 import type { AnalysisContext } from './library.js';
 import type { Node } from './model.js';
@@ -76,7 +77,7 @@ function callGraph(ctx: AnalysisContext): Map<Fn, Edge[]> {
   graphs.set(ctx, graph);
   const local = localFunctionNames(ctx);
   const methods = new WeakMap<TSESTree.ClassBody, Map<string, Fn>>();
-  for (const call of ctx.nodesOfType(T.CallExpression)) {
+  for (const call of candidateCalls(ctx, local)) {
     const callee = unwrap(call.callee);
     let edge: Edge | undefined;
     let from: Fn | undefined;
@@ -98,6 +99,44 @@ function callGraph(ctx: AnalysisContext): Map<Fn, Edge[]> {
   }
   return graph;
 }
+
+/**
+ * The calls that may be edges, found from the text (`this.name(`, and `name(` for the file's
+ * function names) rather than from every call of the file: most files have no cycle, and listing
+ * every call walks the whole tree. Only a name followed by `(` that passes the test is looked up.
+ */
+function candidateCalls(ctx: AnalysisContext, local: ReadonlySet<string>): TSESTree.CallExpression[] {
+  const { sourceCode } = ctx;
+  const text = sourceCode.text;
+  const out: TSESTree.CallExpression[] = [];
+  // From each `(` back over spaces to the name before it: cheaper than a search for names.
+  for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
+    let end = open;
+    while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+    let start = end;
+    while (start > 0 && isNameChar(text.charCodeAt(start - 1))) start--;
+    if (start === end) continue;
+    let before = start;
+    while (before > 0 && isSpace(text.charCodeAt(before - 1))) before--;
+    const member = text[before - 1] === '.';
+    if (member ? !THIS_BEFORE.test(text.slice(Math.max(0, before - 13), before - 1)) : !local.has(text.slice(start, end))) continue;
+    const node = nodeAt(sourceCode, open);
+    if (node?.type === T.CallExpression) out.push(node);
+  }
+  return out;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** ASCII letters, digits, `_` and `$`. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
+
+/** The text before `.name(` ends with `this` (and whitespace). */
+const THIS_BEFORE = /(?<![\w$])this\s*$/;
 
 /** Names the file gives to functions: a declaration, or a variable a function initialises. */
 function localFunctionNames(ctx: AnalysisContext): Set<string> {

@@ -67,6 +67,8 @@ export function memberName(node: TSESTree.MemberExpression): string | undefined 
 interface ClassFacts {
   /** Field name -> its source, or null when not statically known. */
   readonly fields: Map<string, FieldSource | null>;
+  /** Fields still to be checked against the file's other writes, on first use (most are never read). */
+  readonly pending: Map<string, { source: FieldSource; writes: Set<Node> }>;
   /** `Object.assign(this, ...)` or the like: no field is known. */
   readonly opaque: boolean;
 }
@@ -86,7 +88,12 @@ export function fieldSource(sourceCode: Readonly<TSESLint.SourceCode>, cls: Clas
   if (facts.opaque) return undefined;
   const hit = facts.fields.get(name);
   if (hit !== undefined) return hit ?? undefined;
-  return undefined;
+  const pending = facts.pending.get(name);
+  if (!pending) return undefined;
+  facts.pending.delete(name);
+  const source = otherWrites(sourceCode, name, pending.writes) ? null : pending.source;
+  facts.fields.set(name, source);
+  return source ?? undefined;
 }
 
 function keyOf(m: TSESTree.PropertyDefinition | TSESTree.MethodDefinition): string | undefined {
@@ -148,14 +155,12 @@ function classFacts(cls: Class, sourceCode: Readonly<TSESLint.SourceCode>): Clas
   }
   const text = sourceCode.text.slice(cls.range[0], cls.range[1]);
   const opaque = /\bObject\s*\.\s*(?:assign|defineProperty|defineProperties)\s*\(\s*this\b/.test(text);
+  const pending = new Map<string, { source: FieldSource; writes: Set<Node> }>();
   for (const [name, c] of candidates) {
-    if (fields.has(name) || methods.has(name)) {
-      fields.set(name, null);
-      continue;
-    }
-    fields.set(name, otherWrites(sourceCode, name, c.writes) ? null : c.source);
+    if (fields.has(name) || methods.has(name)) fields.set(name, null);
+    else pending.set(name, c);
   }
-  return { fields, opaque };
+  return { fields, pending, opaque };
 }
 
 /** Whether a member named `name` is written anywhere in the file other than at `allowed`. */
