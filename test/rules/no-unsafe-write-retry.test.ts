@@ -64,6 +64,13 @@ run('no-unsafe-write-retry', rule, {
      export const client = new QueryClient({ defaultOptions: { queries: { retry: 2 }, mutations: { retry: false } } });`,
     `import { QueryClient } from '@tanstack/react-query';
      export const client = new QueryClient({ defaultOptions: { queries: { retry: 2, retryDelay: (n) => Math.random() * 1000 * 2 ** n } } });`,
+    // A recursion's way back discards the failed response's body before calling again: handling of
+    // the failure (once per failure), not the operation the retry repeats (openai's cycle awaits
+    // Shims.CancelReadableStream(response.body) there).
+    {
+      code: `export async function load(url: string, retries = 2): Promise<Response> {\n  const res = await fetch(url);\n  if (!res.ok && retries > 0) {\n    await cancelBody(res.body);\n    await new Promise((r) => setTimeout(r, Math.random() * 500 * 2 ** (2 - retries)));\n    return load(url, retries - 1);\n  }\n  return res;\n}`,
+      options: [{ allowIdempotentMethods: false }],
+    },
     // PUT and DELETE are idempotent by HTTP semantics (allowed by default).
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.put('/users/1', user), ${opts});`,
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/users/1', { method: 'DELETE' }), ${opts});`,

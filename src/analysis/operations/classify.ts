@@ -197,7 +197,8 @@ function caughtWithin(call: TSESTree.CallExpression, fn: TSESTree.FunctionLike):
 }
 
 /** `f()` inside `f`, `this.m()` inside method `m`: a recursive call. */
-function callsItself(call: TSESTree.CallExpression, ctx: FileFacts['ctx']): boolean {
+/** Whether a call re-enters the function it is made in (by name, or as `this.sameMethod()`). */
+export function callsItself(call: TSESTree.CallExpression, ctx: FileFacts['ctx']): boolean {
   const callee = unwrap(call.callee);
   if (callee.type === T.Identifier) {
     const local = localFunction(callee, ctx);

@@ -13,10 +13,11 @@ import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, isFunctionNode } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
-import { createClassifier, type Classifier } from './classify.js';
+import { callsItself, createClassifier, type Classifier } from './classify.js';
+import { onCycle } from '../call-cycles.js';
 import { createImportedValueReader, createMethodResolver, type OpenModule } from './members.js';
 import { resolveImport } from '../wrappers/modules.js';
-import { createFileFacts, inside } from './file.js';
+import { createFileFacts, inside, type FileFacts } from './file.js';
 import { createHttpReader } from './http.js';
 import { createKeyReader } from './keys.js';
 import { createLayerReader } from './layers.js';
@@ -76,7 +77,8 @@ export function createOperationAnalysis(
       const scope = scopeOf(site);
       if (scope) {
         fn = isFunctionNode(scope) ? scope : undefined;
-        groups.push({ scope, operations: classifier.operationsIn(scope, keys.attemptVariables(site, scope)) });
+        const operations = classifier.operationsIn(scope, keys.attemptVariables(site, scope));
+        groups.push({ scope, operations: withoutWayBack(site, operations, file) });
       }
     }
     const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
@@ -107,6 +109,31 @@ export function createOperationAnalysis(
     clientSitesOf: (call) => parts().layers.clientSitesOf(call),
     breakerOf: (site) => parts().layers.breakerOf(site, facts(site).groups),
   };
+}
+
+/**
+ * A recursion's ways back (`if (failed) { await res.body.cancel(); await sleep(ms); return again(); }`):
+ * what a branch that calls again does before that call is the failure's handling (discarding the
+ * body, logging, a repair), run once per failure, not the operation the retry repeats.
+ */
+function withoutWayBack(site: RetrySite, operations: Operation[], file: FileFacts): Operation[] {
+  if (site.library !== 'hand-written' || !isFunctionNode(site.node) || operations.length === 0) return operations;
+  const { ctx } = file;
+  const handling: { branch: Node; before: number }[] = [];
+  for (const call of file.callsIn(site.node)) {
+    if (!callsItself(call, ctx) && !onCycle(ctx, call)) continue;
+    // The branch taken on the failure: an `if`'s side or a catch clause's body around the call.
+    let child: Node = call;
+    for (let p: Node | undefined = call.parent; p && p !== site.node; p = p.parent) {
+      if ((p.type === T.IfStatement && p.test !== child) || p.type === T.CatchClause) {
+        handling.push({ branch: child, before: call.range[0] });
+        break;
+      }
+      child = p;
+    }
+  }
+  if (handling.length === 0) return operations;
+  return operations.filter((op) => !handling.some((h) => inside(h.branch, op.node) && op.node.range[1] <= h.before));
 }
 
 function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[], follow: FollowEnvironment) {
