@@ -48,26 +48,23 @@ export function nodesAtWord(
   sourceCode: Readonly<TSESLint.SourceCode>,
   pattern: RegExp,
   accept: (node: TSESTree.Node) => boolean,
-  { atEnd = false, within }: { atEnd?: boolean; within?: readonly (readonly [number, number])[] } = {},
+  { atEnd = false }: { atEnd?: boolean } = {},
 ): TSESTree.Node[] {
   const text = sourceCode.text;
   // A global pattern is used as given (nothing here re-enters it); compiling a copy per file cost
   // more than the search on small files.
   const re = pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
+  re.lastIndex = 0;
   const out: TSESTree.Node[] = [];
   const seen = new Set<TSESTree.Node>();
-  // `within`: only matches starting inside these ranges (in order, not overlapping) are looked up.
-  for (const [from, to] of within ?? [[0, text.length] as const]) {
-    re.lastIndex = from;
-    for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
-      // `atEnd`: the node at the match's last character (the name after `.\s*`), not its first.
-      const node = nodeAt(sourceCode, atEnd ? m.index + m[0].length - 1 : m.index);
-      if (node && !seen.has(node) && accept(node)) {
-        seen.add(node);
-        out.push(node);
-      }
-      if (m[0].length === 0) re.lastIndex++;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    // `atEnd`: the node at the match's last character (the name after `.\s*`), not its first.
+    const node = nodeAt(sourceCode, atEnd ? m.index + m[0].length - 1 : m.index);
+    if (node && !seen.has(node) && accept(node)) {
+      seen.add(node);
+      out.push(node);
     }
+    if (m[0].length === 0) re.lastIndex++;
   }
   return out.sort((a, b) => a.range[0] - b.range[0]);
 }

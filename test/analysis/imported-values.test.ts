@@ -4,30 +4,15 @@
  * path alias and re-exports). Findings land in the file that uses them; what cannot be read stays
  * unknown.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import * as tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { clearModuleCache, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
 import plugin from '../../src/index.js';
+import { temporaryProjects } from '../helpers/project.js';
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string>): (name: string) => string {
-  const root = mkdtempSync(join(tmpdir(), 'safe-retry-imported-'));
-  roots.push(root);
-  for (const [name, text] of Object.entries(files)) {
-    const file = join(root, name);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-  return (name) => join(root, name);
-}
+/** Writes a small project to a temporary folder; returns absolute paths by relative name. */
+const project = temporaryProjects('safe-retry-imported-');
 
 /** `line rule` of every finding of the recommended preset, linting `code` as the file `filename`. */
 function lintAt(code: string, filename: string): string[] {

@@ -3,15 +3,13 @@
  * or a team's own Result type give them) rather than a thrown one, and the look-alikes that go on
  * after a success (pagination, polling) and stay silent.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import * as tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
 import plugin from '../../src/index.js';
 import { analyse, lint } from '../helpers/model.js';
+import { temporaryProjects } from '../helpers/project.js';
 
 const handWritten = (code: string) => analyse(code).filter((s) => s.library === 'hand-written');
 const rulesAt = (code: string) => lint(code).map((f) => `${f.line} ${f.rule}`).sort();
@@ -134,21 +132,8 @@ describe('loops that retry on a returned error', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string>): (name: string) => string {
-  const root = mkdtempSync(join(tmpdir(), 'safe-retry-results-'));
-  roots.push(root);
-  for (const [name, text] of Object.entries(files)) {
-    const file = join(root, name);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-  return (name) => join(root, name);
-}
+/** Writes a small project to a temporary folder; returns absolute paths by relative name. */
+const project = temporaryProjects('safe-retry-results-');
 
 function lintAt(code: string, filename: string): string[] {
   const linter = new Linter({ configType: 'flat', cwd: '/' });

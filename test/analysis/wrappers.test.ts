@@ -2,19 +2,18 @@
  * The team's own retry helpers: declared in settings, inferred from a hand-written retry around
  * a callback (in the file and across imports), and SDK clients' own retries as the inner layer.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as tsParser from '@typescript-eslint/parser';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { getRetryModel } from '../../src/analysis/index.js';
 import type { RetrySite } from '../../src/analysis/model.js';
 import { readSettings } from '../../src/analysis/settings.js';
 import { clearModuleCache, FRESH_MS, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
 import plugin from '../../src/index.js';
 import { summarise, type SiteSummary } from '../helpers/model.js';
+import { temporaryProjects } from '../helpers/project.js';
 
 interface RunOptions {
   js?: boolean;
@@ -408,22 +407,8 @@ describe('inferred helpers in the same file', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
-
 /** Writes a small project to a temporary folder; returns absolute paths by relative name. */
-function project(files: Record<string, string>): (name: string) => string {
-  const root = mkdtempSync(join(tmpdir(), 'safe-retry-wrappers-'));
-  roots.push(root);
-  for (const [name, text] of Object.entries(files)) {
-    const file = join(root, name);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-  return (name) => join(root, name);
-}
+const project = temporaryProjects('safe-retry-wrappers-');
 
 const HELPER_TS = `
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -51,8 +51,7 @@ export function findHandWrittenSites(ctx: AnalysisContext, bound?: BoundCall): R
     if (loop) loops.add(loop);
   }
   // A returned result's error in a loop: `result.error`, or `const { data, error } = await op()`.
-  // Only inside loops: the word is everywhere else too (handlers, logging, types).
-  for (const id of nodesAtWord(sourceCode, ERROR_WORD, isResultError, { within: outermostLoopRanges(ctx) })) {
+  for (const id of nodesAtWord(sourceCode, ERROR_WORD, isResultError)) {
     const loop = nearestLoop(id.parent!);
     if (loop) loops.add(loop);
   }
@@ -86,20 +85,6 @@ function guard<R>(f: () => R | undefined): R | undefined {
 }
 
 const ERROR_WORD = /\berr(?:or)?\b/g;
-
-const LOOP_TYPES = [T.ForStatement, T.ForInStatement, T.ForOfStatement, T.WhileStatement, T.DoWhileStatement] as const;
-
-/** The ranges of the loops not inside another loop, in document order (found from their keywords, no walk). */
-function outermostLoopRanges(ctx: AnalysisContext): [number, number][] {
-  const loops = LOOP_TYPES.flatMap((t) => ctx.nodesOfType(t) as Node[]).sort((a, b) => a.range[0] - b.range[0]);
-  const out: [number, number][] = [];
-  for (const l of loops) {
-    const last = out[out.length - 1];
-    if (last && l.range[0] < last[1]) continue;
-    out.push([l.range[0], l.range[1]]);
-  }
-  return out;
-}
 
 /** The `error` of `result.error` (on a variable) or of `const { error } = ...`. */
 function isResultError(n: Node): boolean {

@@ -320,12 +320,7 @@ function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: ()
     const roots = new Set<Variable>([v]);
     const r: Region = { ...regionOf(), roots };
     if (iteratesCollection(hw, r, scan, operation)) continue;
-    const opPos = executionPosition(operation, r);
-    const constraints = loopTestConstraint(loop);
-    for (const i of scan.ifs) {
-      const c = guardOf(i, loop, opPos, r);
-      if (c) constraints.push(c);
-    }
+    const { opPos, constraints } = loopConstraints(loop, scan, operation, r);
     // A retry: the loop leaves on success (2xx) and goes on for some failure status.
     const filters = constraints.filter((c) => isFilterCondition(hw, c.test, r));
     if (filters.length === 0) continue;
@@ -334,6 +329,17 @@ function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: ()
     return { region: r, operation, constraints, throwGuards: [], sleeps, opPos };
   }
   return undefined;
+}
+
+/** The loop's own test and the guards of its ifs, read around one candidate operation. */
+function loopConstraints(loop: Loop, scan: LoopScan, operation: Node, r: Region): { opPos: number; constraints: Constraint[] } {
+  const opPos = executionPosition(operation, r);
+  const constraints = loopTestConstraint(loop);
+  for (const i of scan.ifs) {
+    const c = guardOf(i, loop, opPos, r);
+    if (c) constraints.push(c);
+  }
+  return { opPos, constraints };
 }
 
 /**
@@ -362,12 +368,7 @@ function resultShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: () =
   for (const { results, operation } of candidates) {
     const r: Region = { ...regionOf(), roots: new Set(results.keys()), results };
     if (iteratesCollection(hw, r, scan, operation)) continue;
-    const opPos = executionPosition(operation, r);
-    const constraints = loopTestConstraint(loop);
-    for (const i of scan.ifs) {
-      const c = guardOf(i, loop, opPos, r);
-      if (c) constraints.push(c);
-    }
+    const { opPos, constraints } = loopConstraints(loop, scan, operation, r);
     const filters = constraints.filter((c) => readsAny(hw, c.test, results));
     if (filters.length === 0 || !retriesFailuresOnly(hw, r, filters)) continue;
     const sleeps = loopSleeps(hw, scan, () => false, operation, r.roots);
