@@ -75,9 +75,15 @@ function callGraph(ctx: AnalysisContext): Map<Fn, Edge[]> {
   if (graph) return graph;
   graph = new Map();
   graphs.set(ctx, graph);
-  const local = localFunctionNames(ctx);
+  const units = namedUnits(ctx);
+  const local = new Set(units.filter((u) => !u.method).map((u) => u.name));
+  const candidates = candidateCalls(ctx.sourceCode.text, local);
+  // Most files have no two functions that call each other: settled by names and ranges alone.
+  if (!mayCycle(units, candidates)) return graph;
   const methods = new WeakMap<TSESTree.ClassBody, Map<string, Fn>>();
-  for (const call of candidateCalls(ctx, local)) {
+  for (const { open } of candidates) {
+    const call = nodeAt(ctx.sourceCode, open);
+    if (call?.type !== T.CallExpression) continue;
     const callee = unwrap(call.callee);
     let edge: Edge | undefined;
     let from: Fn | undefined;
@@ -100,15 +106,19 @@ function callGraph(ctx: AnalysisContext): Map<Fn, Edge[]> {
   return graph;
 }
 
+/** A name followed by `(` in the text: `this.name(` (member) or `name(` for a function of the file. */
+interface Candidate {
+  readonly open: number;
+  readonly name: string;
+}
+
 /**
  * The calls that may be edges, found from the text (`this.name(`, and `name(` for the file's
  * function names) rather than from every call of the file: most files have no cycle, and listing
- * every call walks the whole tree. Only a name followed by `(` that passes the test is looked up.
+ * every call walks the whole tree. Only a name followed by `(` that passes the test is kept.
  */
-function candidateCalls(ctx: AnalysisContext, local: ReadonlySet<string>): TSESTree.CallExpression[] {
-  const { sourceCode } = ctx;
-  const text = sourceCode.text;
-  const out: TSESTree.CallExpression[] = [];
+function candidateCalls(text: string, local: ReadonlySet<string>): Candidate[] {
+  const out: Candidate[] = [];
   // From each `(` back over spaces to the name before it: cheaper than a search for names.
   for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
     let end = open;
@@ -119,11 +129,61 @@ function candidateCalls(ctx: AnalysisContext, local: ReadonlySet<string>): TSEST
     let before = start;
     while (before > 0 && isSpace(text.charCodeAt(before - 1))) before--;
     const member = text[before - 1] === '.';
-    if (member ? !THIS_BEFORE.test(text.slice(Math.max(0, before - 13), before - 1)) : !local.has(text.slice(start, end))) continue;
-    const node = nodeAt(sourceCode, open);
-    if (node?.type === T.CallExpression) out.push(node);
+    const name = text.slice(start, end);
+    if (member ? !THIS_BEFORE.test(text.slice(Math.max(0, before - 13), before - 1)) : !local.has(name)) continue;
+    out.push({ open, name });
   }
   return out;
+}
+
+/** A function of the file that calls can name: a declaration, a function a variable holds, a method. */
+interface Unit {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  readonly method: boolean;
+}
+
+/** The file's named functions and methods, in document order. */
+function namedUnits(ctx: AnalysisContext): Unit[] {
+  const out: Unit[] = [];
+  const add = (f: Fn, name: string, method: boolean) => out.push({ name, start: f.range[0], end: f.range[1], method });
+  for (const f of ctx.nodesOfType(T.FunctionDeclaration)) if (f.id) add(f, f.id.name, false);
+  for (const type of [T.ArrowFunctionExpression, T.FunctionExpression] as const) {
+    for (const f of ctx.nodesOfType(type)) {
+      const p = f.parent;
+      if (p?.type === T.VariableDeclarator && p.init === f && p.id.type === T.Identifier) add(f, p.id.name, false);
+      else if (isMethod(f)) add(f, ((p as TSESTree.MethodDefinition).key as TSESTree.Identifier).name, true);
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Whether some function calls, anywhere in its range, a name whose function calls it back: a
+ * superset of the cycles callGraph finds (it counts a call in a nested function for every
+ * function around it, and a method for any function of its name), so false settles the file.
+ */
+function mayCycle(units: readonly Unit[], candidates: readonly Candidate[]): boolean {
+  if (units.length < 2 || candidates.length < 2) return false;
+  const edges = new Set<string>();
+  const open: Unit[] = [];
+  let next = 0;
+  for (const c of candidates) {
+    while (open.length && open[open.length - 1]!.end <= c.open) open.pop();
+    while (next < units.length && units[next]!.start <= c.open) {
+      const u = units[next++]!;
+      while (open.length && open[open.length - 1]!.end <= u.start) open.pop();
+      if (u.end > c.open) open.push(u);
+    }
+    // Units nest, so the ones still open hold the call; names are joined with a character no name has.
+    for (const u of open) {
+      if (u.name === c.name) continue;
+      if (edges.has(`${c.name}\n${u.name}`)) return true;
+      edges.add(`${u.name}\n${c.name}`);
+    }
+  }
+  return false;
 }
 
 function isSpace(c: number): boolean {
@@ -137,19 +197,6 @@ function isNameChar(c: number): boolean {
 
 /** The text before `.name(` ends with `this` (and whitespace). */
 const THIS_BEFORE = /(?<![\w$])this\s*$/;
-
-/** Names the file gives to functions: a declaration, or a variable a function initialises. */
-function localFunctionNames(ctx: AnalysisContext): Set<string> {
-  const names = new Set<string>();
-  for (const f of ctx.nodesOfType(T.FunctionDeclaration)) if (f.id) names.add(f.id.name);
-  for (const type of [T.ArrowFunctionExpression, T.FunctionExpression] as const) {
-    for (const f of ctx.nodesOfType(type)) {
-      const p = f.parent;
-      if (p?.type === T.VariableDeclarator && p.init === f && p.id.type === T.Identifier) names.add(p.id.name);
-    }
-  }
-  return names;
-}
 
 /** The method whose `this` a call's `this` is: the nearest function that is no arrow, if it is a method. */
 function thisMethod(node: Node): Fn | undefined {
