@@ -120,6 +120,8 @@ function aliasList(paths: Record<string, unknown>, base: string): Alias[] {
   return list;
 }
 
+const JSONC_TOKENS = /"(?:[^"\\]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g;
+
 /** tsconfig files are JSON with comments and trailing commas; a `/*` inside a string ("@/*") is text. */
 function parseJsonc(file: string): Record<string, unknown> | undefined {
   let text: string;
@@ -128,22 +130,9 @@ function parseJsonc(file: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else out += c;
-  }
+  // One pass of the regex engine over strings (kept) and comments (dropped): a loop over each
+  // character cost more than everything else the import following does with a config.
+  const out = text.replace(JSONC_TOKENS, (m) => (m[0] === '"' ? m : ''));
   try {
     const parsed: unknown = JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
