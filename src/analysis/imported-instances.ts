@@ -16,15 +16,24 @@ import type { AnalysisContext, ImportedInstance, LibraryDescriptor } from './lib
 import type { RetrySite } from './model.js';
 import { isFollowable } from './wrappers/index.js';
 
+/** The descriptors that read imported instances, and the methods they read, once per catalogue. */
+const readersOf = new WeakMap<readonly LibraryDescriptor[], { readers: LibraryDescriptor[]; methods: ReadonlySet<string> }>();
+
 export function findImportedInstanceSites(ctx: AnalysisContext, libraries: readonly LibraryDescriptor[]): RetrySite[] {
-  const readers = libraries.filter((l) => l.importedInstances);
+  let known = readersOf.get(libraries);
+  if (!known) {
+    const readers = libraries.filter((l) => l.importedInstances);
+    known = { readers, methods: new Set(readers.flatMap((l) => l.importedInstances!.methods)) };
+    readersOf.set(libraries, known);
+  }
+  const { readers, methods } = known;
   if (readers.length === 0 || !ctx.importedValue) return [];
-  const methods = new Set(readers.flatMap((l) => l.importedInstances!.methods));
   const found = new Map<LibraryDescriptor, ImportedInstance[]>();
   for (const binding of ctx.imports.bindings) {
-    if (!isFollowable(binding.module) || binding.path.includes('.')) continue;
+    // The calls first: most imported names are never called with a method a descriptor reads.
+    if (binding.path.includes('.') || !binding.variable.references.some((r) => calledMethod(r.identifier as TSESTree.Identifier, methods))) continue;
+    if (!isFollowable(binding.module)) continue;
     const references = binding.variable.references.map((r) => r.identifier as TSESTree.Identifier).filter((id) => calledMethod(id, methods));
-    if (references.length === 0) continue;
     const imported = ctx.importedValue(references[0]!);
     const construction = imported && constructionOf(imported.node, imported.ctx);
     if (!construction) continue;
