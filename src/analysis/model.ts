@@ -129,6 +129,12 @@ export interface RetrySite {
    * once, where the helper is written, instead of at every call.
    */
   readonly fromHelper?: ReadonlySet<HelperFinding> | undefined;
+  /**
+   * "Repair, then try again": a way back with no count of attempts that awaits a call fixing the
+   * cause (a prompt for a one-time password, a token refresh, issuing a missing certificate) before
+   * calling again. The awaited repair; no transient-failure retry, so no pause schedule is asked of it.
+   */
+  readonly repair?: Node | undefined;
 }
 
 /** What a rule may leave to the helper's own site: one kind of finding per rule. */

@@ -27,24 +27,29 @@ export interface AspectPolicy {
    * (its numbers and defaults, reported once where the helper is written), `at-call` otherwise.
    */
   readonly helper: 'in-helper' | 'at-call';
+  /**
+   * "Repair, then try again" (a site with `repair`): not a transient-failure retry, so never asked
+   * for backoff, jitter or the in-memory time budget; its count, its writes and its errors are judged.
+   */
+  readonly repair: boolean;
 }
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper' },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
-  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper' },
+  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
-  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper' },
+  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-RE-X3's jitter: only where the engine has a setting for it.
-  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper' },
+  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
-  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper' },
+  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: true },
   // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
-  writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call' },
-  keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call' },
-  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call' },
-  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call' },
+  writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
+  keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
+  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
+  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
 };
 
 /** The sites `aspect`'s rule judges. A site that makes a single call is not a retry for any aspect. */
@@ -63,6 +68,7 @@ export function selectSites(
     if (site.implicit && !policy.implicit) return false;
     if (site.clientLevel && !policy.clientLevel) return false;
     if (policy.helper === 'in-helper' && site.fromHelper?.has(aspect as HelperFinding)) return false;
+    if (site.repair && !policy.repair) return false;
     return true;
   });
 }

@@ -104,7 +104,7 @@ export function isCounter(hw: HandWritten, state: StateVariable): boolean {
 }
 
 /** Whether a condition reads a counter, directly or through consts of the region. */
-export function refsCounter(hw: HandWritten, test: Node, region: Region, depth = 0): boolean {
+export function refsCounter(hw: HandWritten, test: Node, region: Region, depth = 0, counts: (s: StateVariable) => boolean = (s) => isCounter(hw, s)): boolean {
   let hit = false;
   walkExpression(test, (n) => {
     if (hit || n.type !== T.Identifier) return;
@@ -112,13 +112,27 @@ export function refsCounter(hw: HandWritten, test: Node, region: Region, depth =
     if (!v) return;
     const state = region.vars.get(v);
     if (state) {
-      if (isCounter(hw, state)) hit = true;
+      if (counts(state)) hit = true;
       return;
     }
     const init = depth < 4 ? constInitializer(v) : undefined;
-    if (init && contains(region.root, init) && refsCounter(hw, init, region, depth + 1)) hit = true;
+    if (init && contains(region.root, init) && refsCounter(hw, init, region, depth + 1, counts)) hit = true;
   });
   return hit;
+}
+
+/**
+ * Whether a condition reads a count that moves by a step (`retries - 1`, `attempt++`, `n += 1`),
+ * not a flag set once (`refreshed = true`): what bounds a retry to a number of attempts.
+ */
+export function refsSteppingCounter(hw: HandWritten, test: Node, region: Region): boolean {
+  return refsCounter(hw, test, region, 0, (s) => {
+    if (s.step !== undefined || s.write || !s.next) return isCounter(hw, s);
+    // Passed on to the next call: a count when the next value is made from the current one.
+    let self = false;
+    walkExpression(s.next, (n) => { if (n.type === T.Identifier && hw.evaluator.variableOf(n) === s.variable) self = true; });
+    return self;
+  });
 }
 
 /** Loop tests that are about success, not a bound: `!done`, `!res.ok`, `true`. */

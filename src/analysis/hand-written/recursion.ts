@@ -14,13 +14,13 @@ import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { nodeAt } from '../node-lookup.js';
 import { initialValue, linearStep, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
-import { isCounter, refsCounter } from './bound.js';
+import { isCounter, refsCounter, refsSteppingCounter } from './bound.js';
 import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
 import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
 import { guardOf, operationOf } from './loops.js';
 import { buildSite, mergeSites, type Constraint, type Shape } from './site.js';
-import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
+import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, readsFailure, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -193,6 +193,8 @@ interface FailurePath {
   opaque?: TSESTree.AwaitExpression;
   /** Bluebird's filtered catch, `.catch(isTransient, handler)`: predicates that choose what is retried. */
   predicates?: Node[];
+  /** Every await of the statements before the self-call on the way up (repairs are among those after the operation). */
+  readonly awaits: TSESTree.AwaitExpression[];
 }
 
 function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | undefined, variable: Variable | undefined): RetrySite | undefined {
@@ -230,7 +232,9 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | un
   const ref = found.ref;
   const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
   const label = via ? `${name}() through ${via.name}()` : `recursive ${name}()`;
-  const built = buildSite(hw, shape, { node: fn, reportNode, label });
+  const site = buildSite(hw, shape, { node: fn, reportNode, label });
+  const repair = repairOf(hw, path, operation, region);
+  const built = repair ? { ...site, repair } : site;
   // A filtered catch retries only what its predicates accept, which is not read: a filter, unknown.
   const predicate = path.predicates?.[0];
   return predicate && built.errorFilter.kind === 'none' ? { ...built, errorFilter: { kind: 'custom', clientErrors: [], node: predicate } } : built;
@@ -238,9 +242,44 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | un
 
 const ERROR_PARAMETER = /^(?:err|error|e|ex|er|exc)$/i;
 
+/** Awaited calls that only tell of the failure (logging, metrics, error reporting): no repair. */
+const REPORTING_METHOD = /^(?:log|info|warn|warning|error|debug|trace|fatal|verbose|capture\w*|report\w*|track\w*|record\w*|increment|notify\w*|alert|flush)$/i;
+const REPORTING_OBJECT = /(?:^console$|log|metric|telemetry|sentry|tracer|monitor|analytics|stats)/i;
+
+/**
+ * "Repair, then try again": no count of attempts bounds the way back (a flag set once may), and on
+ * it, after the failed operation, the function awaits a call that fixes the cause before calling
+ * again (`otp = await opts.otpPrompt()`, `await tokens.refresh()`, `await issueCertificate()`): no
+ * sleep, no reading of the failure itself (`await res.text()`), no logging. Under a count
+ * (`retries - 1`, `attempt++`) the same repair is a step of a retry, judged as one.
+ */
+function repairOf(hw: HandWritten, path: FailurePath, operation: Node, region: Region): Node | undefined {
+  if (path.constraints.some((c) => refsSteppingCounter(hw, c.test, region))) return undefined;
+  for (const w of [...path.awaits].sort((a, b) => a.range[0] - b.range[0])) {
+    if (w.range[0] < operation.range[1] || contains(w, operation)) continue;
+    const call = unwrap(w.argument);
+    if (call.type !== T.CallExpression || sleepOf(hw, call) || readsFailure(hw, call, region.roots) || reportsOnly(call)) continue;
+    return call;
+  }
+  return undefined;
+}
+
+/** `logger.warn(...)`, `this.metrics.increment(...)`, `reportError(e)`: telling of the failure, not fixing it. */
+function reportsOnly(call: TSESTree.CallExpression): boolean {
+  const callee = calleeOf(call);
+  if (callee.type === T.Identifier) return REPORTING_METHOD.test(callee.name) || /^(?:log|report|track|capture|notify)/i.test(callee.name);
+  const method = memberName(callee);
+  if (method === undefined) return false;
+  if (REPORTING_METHOD.test(method)) return true;
+  const object = unwrap((callee as TSESTree.MemberExpression).object);
+  const objectName = object.type === T.Identifier ? object.name : memberName(object);
+  return objectName !== undefined && REPORTING_OBJECT.test(objectName);
+}
+
+
 /** Walks from the self-call up to the function: the conditions on the way, the failure it follows, the waits. */
 function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sleeps: Sleep[]): FailurePath | undefined {
-  const path: FailurePath = { constraints: [], roots: new Set(), sleeps };
+  const path: FailurePath = { constraints: [], roots: new Set(), sleeps, awaits: [] };
   const { constraints, roots } = path;
   const paramVar = (p: Node | undefined, f: Fn) => (p?.type === T.Identifier ? parameterVariable(hw.ctx.sourceCode, f, p) : undefined);
   let child: Node = call;
@@ -253,6 +292,7 @@ function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sle
     } else if (p.type === T.BlockStatement || p.type === T.SwitchCase) {
       const body = (p.type === T.SwitchCase ? p.consequent : p.body) as TSESTree.Statement[];
       for (const st of body.slice(0, Math.max(0, body.indexOf(child as TSESTree.Statement)))) {
+        path.awaits.push(...collectAwaits(st));
         if (st.type === T.IfStatement) {
           const c = guardOf(st, undefined, Infinity, { kind: 'recursion', root: fn, vars: new Map(), roots });
           if (c) constraints.push({ ...c, next: false });

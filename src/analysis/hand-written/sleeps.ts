@@ -10,6 +10,7 @@ import { localFunction } from '../eval/functions.js';
 import type { Node } from '../model.js';
 import type { HandWritten } from './attempts.js';
 import { calleeName, calleeOf, type LoopScan } from './control-flow.js';
+import { rejectingTimeout, waitFree } from './wait-free.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -73,7 +74,7 @@ export function sleepOf(hw: HandWritten, raw: Node, depth = 0): Sleep | undefine
 }
 
 /** The method `name` of the class whose code `at` is in (instance methods only, not getters). */
-function classMethod(at: Node, name: string): Fn | undefined {
+export function classMethod(at: Node, name: string): Fn | undefined {
   let p: Node | undefined = at.parent;
   while (p && p.type !== T.ClassBody) p = p.parent;
   if (!p) return undefined;
@@ -145,6 +146,8 @@ function timerInExecutor(hw: HandWritten, executor: TSESTree.ArrowFunctionExpres
   for (const c of candidates) {
     const call = unwrap(c);
     if (call.type !== T.CallExpression || !isGlobalTimeout(hw, call)) continue;
+    // A timeout that only rejects (`setTimeout(() => reject(new Error('timeout')), ms)`) is no wait.
+    if (rejectingTimeout(hw, call)) continue;
     timers++;
     const cb = call.arguments[0] && unwrap(call.arguments[0]);
     if (!cb) continue;
@@ -198,9 +201,13 @@ export function loopSleeps(hw: HandWritten, scan: LoopScan, exclude: (n: Node) =
   return withOpaqueWait(out, opaque);
 }
 
-/** An await that is no recognised sleep and does not read the failure (`await res.text()`): it may wait. */
+/**
+ * An await that is no recognised sleep, does not read the failure (`await res.text()`) and calls
+ * nothing the model can read as wait-free (`await getConduitId(true)` of a local function with no
+ * timer): it may wait.
+ */
 export function mayWait(hw: HandWritten, w: TSESTree.AwaitExpression, roots: ReadonlySet<Variable>): boolean {
-  return !readsRoot(hw, w.argument, roots);
+  return !readsFailure(hw, w.argument, roots) && !waitFree(hw, w.argument);
 }
 
 /** The sleeps found, or, when none is, a wait of unknown length at the first await that may wait. */
@@ -210,7 +217,7 @@ export function withOpaqueWait(sleeps: Sleep[], opaque: TSESTree.AwaitExpression
 }
 
 /** `await res.text()`: reading the failed response, not waiting. */
-function readsRoot(hw: HandWritten, expr: Node, roots: ReadonlySet<Variable>): boolean {
+export function readsFailure(hw: HandWritten, expr: Node, roots: ReadonlySet<Variable>): boolean {
   let n = unwrap(expr);
   while (n.type === T.CallExpression || n.type === T.MemberExpression) n = unwrap(n.type === T.CallExpression ? n.callee : n.object);
   if (n.type !== T.Identifier) return false;
