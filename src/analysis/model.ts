@@ -132,7 +132,7 @@ export interface RetrySite {
   /**
    * "Repair, then try again": a way back with no count of attempts that awaits a call fixing the
    * cause (a prompt for a one-time password, a token refresh, issuing a missing certificate) before
-   * calling again. The awaited repair; no transient-failure retry, so no pause schedule is asked of it.
+   * calling again. The awaited repair; no transient-failure retry, so only its writes are judged.
    */
   readonly repair?: Node | undefined;
 }

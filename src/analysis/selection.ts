@@ -28,15 +28,16 @@ export interface AspectPolicy {
    */
   readonly helper: 'in-helper' | 'at-call';
   /**
-   * "Repair, then try again" (a site with `repair`): not a transient-failure retry, so never asked
-   * for backoff, jitter or the in-memory time budget; its count, its writes and its errors are judged.
+   * "Repair, then try again" (a site with `repair`): not a transient-failure retry (a look-alike in
+   * the labelling guide), so judged only for what it may still be: a write sent again, with or
+   * without a stable key. Its count, pauses, time, breaker and the 4xx its repair answers are not.
    */
   readonly repair: boolean;
 }
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
   duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
@@ -44,12 +45,12 @@ export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-X3's jitter: only where the engine has a setting for it.
   jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
-  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: true },
+  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
   writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
   keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
-  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
-  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
+  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false },
+  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false },
 };
 
 /** The sites `aspect`'s rule judges. A site that makes a single call is not a retry for any aspect. */

@@ -1,7 +1,8 @@
 /**
- * "Repair, then try again" (issue 13 item 5): a failure handler that awaits something the model
- * cannot read (a token refresh, a one-time-password prompt) before calling once more is not an
- * immediate retry: the wait is unknown, so neither backoff nor jitter is demanded of it.
+ * "Repair, then try again" (issue 13 item 5): a failure handler with no count of attempts that
+ * awaits a repair (a token refresh, a one-time-password prompt) before calling once more is no
+ * transient-failure retry, so neither backoff nor jitter is demanded of it
+ * (more shapes in repair-and-wait-free.test.ts).
  */
 import backoff from '../../src/rules/require-exponential-backoff.js';
 import jitter from '../../src/rules/require-jitter.js';

@@ -43,4 +43,23 @@ describe('site selection policy', () => {
       export const load = () => pRetry(() => fetch('/items'), { forever: true, factor: 1 });
     `)).toEqual(['max-retry-attempts', 'max-retry-duration', 'require-circuit-breaker', 'require-exponential-backoff', 'require-jitter']);
   });
+
+  it('asks a repair-and-retry only about the write it may send again', () => {
+    const judged = Object.entries(SELECTION).filter(([, policy]) => policy.repair).map(([aspect]) => aspect);
+    expect(judged).toEqual(['writes', 'keys']);
+    // A 401 answered by a session refresh, then the POST once more: only the unkeyed write is reported.
+    expect(rulesOf(`
+      export async function pay(body: Body): Promise<Res> {
+        try {
+          return await api.post('/payments', body);
+        } catch (e) {
+          if (e.response?.status === 401) {
+            await session.refresh();
+            return pay(body);
+          }
+          throw e;
+        }
+      }
+    `)).toEqual(['no-unsafe-write-retry']);
+  });
 });

@@ -244,7 +244,9 @@ const ERROR_PARAMETER = /^(?:err|error|e|ex|er|exc)$/i;
 
 /** Awaited calls that only tell of the failure (logging, metrics, error reporting): no repair. */
 const REPORTING_METHOD = /^(?:log|info|warn|warning|error|debug|trace|fatal|verbose|capture\w*|report\w*|track\w*|record\w*|increment|notify\w*|alert|flush)$/i;
-const REPORTING_OBJECT = /(?:^console$|log|metric|telemetry|sentry|tracer|monitor|analytics|stats)/i;
+const REPORTING_OBJECT = /^(?:console|log|logger|logging|metrics?|telemetry|sentry|tracer|monitor|analytics|statsd?)$|(?:Logger|Metrics|Tracer|Telemetry)$/;
+/** `logError(e)`, `reportFailure(e)`, `trackEvent(...)`: a function of that name tells; `logIn()` does not. */
+const REPORTING_FUNCTION = /^(?!log(?:In|On)(?:[A-Z_]|$))(?:log|report|track|capture|notify)(?:[A-Z_]|$)/;
 
 /**
  * "Repair, then try again": no count of attempts bounds the way back (a flag set once may), and on
@@ -267,7 +269,7 @@ function repairOf(hw: HandWritten, path: FailurePath, operation: Node, region: R
 /** `logger.warn(...)`, `this.metrics.increment(...)`, `reportError(e)`: telling of the failure, not fixing it. */
 function reportsOnly(call: TSESTree.CallExpression): boolean {
   const callee = calleeOf(call);
-  if (callee.type === T.Identifier) return REPORTING_METHOD.test(callee.name) || /^(?:log|report|track|capture|notify)/i.test(callee.name);
+  if (callee.type === T.Identifier) return REPORTING_METHOD.test(callee.name) || REPORTING_FUNCTION.test(callee.name);
   const method = memberName(callee);
   if (method === undefined) return false;
   if (REPORTING_METHOD.test(method)) return true;
@@ -275,7 +277,6 @@ function reportsOnly(call: TSESTree.CallExpression): boolean {
   const objectName = object.type === T.Identifier ? object.name : memberName(object);
   return objectName !== undefined && REPORTING_OBJECT.test(objectName);
 }
-
 
 /** Walks from the self-call up to the function: the conditions on the way, the failure it follows, the waits. */
 function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sleeps: Sleep[]): FailurePath | undefined {

@@ -31,8 +31,8 @@ export function waitFree(hw: HandWritten, expr: Node, depth = 0, seen: Set<Fn> =
   const e = unwrap(expr);
   if (e.type === T.NewExpression) {
     const callee = unwrap(e.callee);
-    // `new Promise(executor)`: its timers and awaits are read where it is written.
-    if (callee.type !== T.Identifier || callee.name !== 'Promise' || hw.evaluator.shadowed(callee)) return false;
+    // A constructor runs at once; `new Promise(executor)`: its timers and awaits are read where it is written.
+    if (callee.type !== T.Identifier || callee.name !== 'Promise' || hw.evaluator.shadowed(callee)) return true;
     const executor = e.arguments[0];
     return !!executor && isFunctionNode(executor) && bodyWaitFree(hw, executor as Fn, depth, seen);
   }
