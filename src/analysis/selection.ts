@@ -29,15 +29,16 @@ export interface AspectPolicy {
   readonly helper: 'in-helper' | 'at-call';
   /**
    * "Repair, then try again" (a site with `repair`): not a transient-failure retry (a look-alike in
-   * the labelling guide), so judged only for what it may still be: a write sent again, with or
-   * without a stable key. Its count, pauses, time, breaker and the 4xx its repair answers are not.
+   * the labelling guide), so judged for what it may still be: a write sent again, with or without
+   * a stable key, and a loop nothing bounds (a refresh that keeps failing calls forever). Its
+   * pauses, time, breaker and the 4xx its repair answers are not judged.
    */
   readonly repair: boolean;
 }
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
   duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.

@@ -46,8 +46,9 @@ describe('site selection policy', () => {
 
   it('asks a repair-and-retry only about the write it may send again', () => {
     const judged = Object.entries(SELECTION).filter(([, policy]) => policy.repair).map(([aspect]) => aspect);
-    expect(judged).toEqual(['writes', 'keys']);
-    // A 401 answered by a session refresh, then the POST once more: only the unkeyed write is reported.
+    expect(judged).toEqual(['attempts', 'writes', 'keys']);
+    // A 401 answered by a session refresh, then the POST once more: the unkeyed write, and (nothing
+    // bounds the refresh) the count.
     expect(rulesOf(`
       export async function pay(body: Body): Promise<Res> {
         try {
@@ -60,6 +61,6 @@ describe('site selection policy', () => {
           throw e;
         }
       }
-    `)).toEqual(['no-unsafe-write-retry']);
+    `).sort()).toEqual(['max-retry-attempts', 'no-unsafe-write-retry']);
   });
 });
