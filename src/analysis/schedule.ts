@@ -168,6 +168,25 @@ function shapeOf(xs: readonly number[]): GrowthReading {
 }
 
 /**
+ * The waits of a schedule that falls back: a shape the classifier could not name (`custom`) whose
+ * wait before some retry is shorter than the one before it (`(n - 1) ^ 2` read as a power but
+ * written as XOR: 60 s, 4 min, 60 s). Waits that do not keep growing are no backoff, whatever their
+ * largest step. Judged on the waits the site really makes (3+ attempts, every wait known; an
+ * unbounded site on its first ten); a trailing plateau (a cap) is growth that stopped, not a fall.
+ */
+export function fallingWaits(site: RetrySite): number[] | undefined {
+  const attempts = site.attempts.value;
+  if (site.delay.growth !== 'custom' || !isKnown(attempts) || attempts < 3) return undefined;
+  const waits: number[] = [];
+  for (let n = 1; n < Math.min(attempts, 11); n++) {
+    const w = site.delay.upperBound(n);
+    if (!isKnown(w)) return undefined;
+    waits.push(w);
+  }
+  return waits.some((w, i) => i > 0 && w < waits[i - 1]! && !same(w, waits[i - 1]!)) ? waits : undefined;
+}
+
+/**
  * Two attempts with a wait between them: a single wait, so there is no schedule to grow, only the
  * question whether there is a wait at all. require-exponential-backoff leaves it alone, as the
  * runtime's registry does for a Spring retry with `max-attempts: 2`; require-jitter does not: one

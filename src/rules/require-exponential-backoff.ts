@@ -1,11 +1,13 @@
 import { getRetryModel } from '../analysis/index.js';
-import { singleWait } from '../analysis/schedule.js';
+import { fallingWaits, singleWait } from '../analysis/schedule.js';
+import { formatWaits } from '../analysis/fix-plan.js';
+import { formatDuration } from './max-retry-duration.js';
 import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
-type MessageIds = 'noDelay' | 'constantDelay' | 'linearDelay' | 'useExponential';
+type MessageIds = 'noDelay' | 'constantDelay' | 'linearDelay' | 'fallingDelay' | 'useExponential';
 
 const MESSAGE_BY_GROWTH = { none: 'noDelay', constant: 'constantDelay', linear: 'linearDelay' } as const;
 
@@ -26,6 +28,8 @@ export default createRule<Options, MessageIds>({
         '{{label}} waits the same time before every retry, so clients hit a recovering dependency in step (R-RES-RE-X3). Back off exponentially with multiplier 2.',
       linearDelay:
         '{{label}} grows its wait linearly, which does not relieve a struggling dependency (R-RES-RE-X3). Back off exponentially with multiplier 2.',
+      fallingDelay:
+        '{{label}} waits do not keep growing ({{waits}}): a retry that waits less than the one before it hits a recovering dependency sooner, not later (R-RES-RE-X3). Back off exponentially with multiplier 2.',
       useExponential: 'Switch to exponential backoff ({{edit}}).',
     },
     schema: [],
@@ -37,13 +41,14 @@ export default createRule<Options, MessageIds>({
         const model = getRetryModel(context);
         for (const site of model.sitesFor('backoff')) {
           const growth = site.delay.growth;
-          if (!isKnown(growth) || !(growth in MESSAGE_BY_GROWTH)) continue;
-          if (singleWait(site)) continue;
+          const falling = fallingWaits(site);
+          if (!falling && (!isKnown(growth) || !(growth in MESSAGE_BY_GROWTH))) continue;
+          if (!falling && singleWait(site)) continue;
           const suggestion = scheduleSuggestion(site, { need: 'backoff' }, model, site.fixes?.exponential?.());
           context.report({
             node: model.findingNode(site, site.delay.node),
-            messageId: MESSAGE_BY_GROWTH[growth as keyof typeof MESSAGE_BY_GROWTH],
-            data: { label: site.label },
+            messageId: falling ? 'fallingDelay' : MESSAGE_BY_GROWTH[growth as keyof typeof MESSAGE_BY_GROWTH],
+            data: { label: site.label, waits: falling ? formatWaits(falling, formatDuration) : '' },
             suggest: suggestion ? [{ messageId: 'useExponential', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],
           });
         }

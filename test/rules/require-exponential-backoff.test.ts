@@ -13,8 +13,30 @@ run('require-exponential-backoff', rule, {
     // Two attempts have one wait: nothing to grow (graphile-worker's migrate loop).
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 1, factor: 1 });`,
     `export async function migrate() {\n  for (let attempts = 0; attempts < 2; attempts++) {\n    try { return await client.query(sql); } catch (e) { if (e.code !== '42P01') throw e; }\n    await sleep(400 + Math.random() * 200);\n  }\n}`,
+    // Hand-picked waits that grow without a named shape stay silent: only a fall back is reported.
+    "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 3, retryDelay: (n) => [1000, 2500, 4000, 8000][n - 1] + Math.random() * 100 });",
+    // A schedule that would fall only after the site's last retry: the waits it makes grow (60 s, 4 min).
+    "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 2, retryDelay: (n) => (n === 1 ? 1 : ((n - 1) ^ 2) + 1) * 60_000 });",
+    // A cap is a plateau, not a fall.
+    "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 4, retryDelay: (n) => Math.min([1000, 3000, 4000, 9000, 9000][n - 1] ?? 4000, 4000) });",
   ],
   invalid: [
+    {
+      // `(n - 1) ^ 2` is XOR, not a power: 60 s, 4 min, 60 s. Waits that fall back are no backoff.
+      code: "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, {\n  retryDelay: (retryCount) => (retryCount === 1 ? 1 : ((retryCount - 1) ^ 2) + 1) * 60_000,\n});",
+      errors: [{
+        messageId: 'fallingDelay', data: { label: 'axiosRetry()', waits: '60 s, 4 min, 60 s' }, line: 4,
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'retryDelay: (retryCount) => Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))' }, output: "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, {\n  retryDelay: (retryCount) => Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1)),\n});" }],
+      }],
+    },
+    {
+      // A list of waits that drops back.
+      code: "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 3, retryDelay: (n) => [2000, 500, 1000, 1000][n - 1] });",
+      errors: [{
+        messageId: 'fallingDelay', data: { label: 'axiosRetry()', waits: '2 s, 500 ms, 1 s' },
+        suggestions: [{ messageId: 'useExponential', data: { edit: 'retryDelay: (retryCount) => Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))' }, output: "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 3, retryDelay: (retryCount) => Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1)) });" }],
+      }],
+    },
     {
       // Two attempts with no wait at all are still an immediate retry. The suggestion writes the
       // whole compliant schedule: a first wait that grows, and jitter once the waits grow.
