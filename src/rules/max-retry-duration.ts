@@ -1,7 +1,8 @@
 import { getRetryModel } from '../analysis/index.js';
 import { formatWaits, scheduleWaits } from '../analysis/fix-plan.js';
 import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
-import { worstCaseDurationMs } from '../analysis/schedule.js';
+import { worstCaseDurationMs, worstCaseWithLayers } from '../analysis/schedule.js';
+import type { RetrySite } from '../analysis/model.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
@@ -51,10 +52,20 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         const model = getRetryModel(context);
         for (const site of model.sitesFor('duration')) {
-          const worst = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
+          let worst = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
+          let inner: { label: string; ms: number } | undefined;
+          // Only a site within budget on its own can be pushed over it by the retries it repeats.
+          if (isKnown(worst) && worst <= maxMs) {
+            const layers = model.operations.facts(site).nested.map((n) => n.site).filter((s): s is RetrySite => !!s);
+            const layered = worstCaseWithLayers(site, layers);
+            worst = layered.totalMs;
+            inner = layered.inner;
+          }
           if (!isKnown(worst) || worst <= maxMs) continue;
           const waits = scheduleWaits(site.attempts.value, site.delay);
-          const suggestion = scheduleSuggestion(site, { need: 'duration', maxMs }, model);
+          const innerText = inner && isKnown(site.attempts.value) ? `, plus ${site.attempts.value} x ${formatDuration(inner.ms)} in ${inner.label}'s own retries` : '';
+          // The outer options alone cannot be fitted when the inner layer's time is counted too.
+          const suggestion = inner ? undefined : scheduleSuggestion(site, { need: 'duration', maxMs }, model);
           context.report({
             node: site.reportNode,
             messageId: worst > queueMs ? 'needsQueue' : 'tooLong',
@@ -62,7 +73,7 @@ export default createRule<Options, MessageIds>({
               label: site.label,
               duration: formatDuration(worst),
               max: formatDuration(maxMs),
-              schedule: waits.length ? ` (waits ${formatWaits(waits, formatDuration)}${timeoutText(site.attemptTimeoutMs.value, waits.length + 1)})` : '',
+              schedule: waits.length ? ` (waits ${formatWaits(waits, formatDuration)}${innerText || timeoutText(site.attemptTimeoutMs.value, waits.length + 1)})` : '',
               // Where no edit keeps the code's meaning, the message says so rather than guess.
               noFix: suggestion ? '' : '; no edit of these options alone fits the budget safely',
             },

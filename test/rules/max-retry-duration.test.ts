@@ -11,8 +11,18 @@ run('max-retry-duration', rule, {
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true, maxRetryTime: 4000 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 4, minTimeout: cfg.min });`,
     { code: `import pRetry from 'p-retry'; await pRetry(run, { retries: 3 });`, options: [{ maxMs: 8000 }] },
+    // Each attempt of the outer loop runs the inner one: 2 s + 2 x (2 x 500 ms) = 4 s, within budget.
+    "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nasync function send(msg: string) {\n  for (let i = 0; i < 3; i++) {\n    try { return await mailer.sendMail(msg); } catch (e) { if (i === 2) throw e; await sleep(500); }\n  }\n}\nexport async function notify(msg: string) {\n  for (let a = 1; a <= 2; a++) {\n    try { await send(msg); return; } catch (e) { if (a === 1) await sleep(2000); }\n  }\n}",
+    // A per-attempt timeout bounds each attempt already (2 s + 2 x 1 s).
+    "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nasync function send(msg: string) {\n  for (let i = 0; i < 3; i++) {\n    try { return await mailer.sendMail(msg); } catch (e) { if (i === 2) throw e; await sleep(2000); }\n  }\n}\nexport async function notify(msg: string) {\n  for (let a = 1; a <= 2; a++) {\n    try { await send(msg, AbortSignal.timeout(1000)); return; } catch (e) { if (a === 1) await sleep(2000); }\n  }\n}",
   ],
   invalid: [
+    {
+      // The outer loop waits 2 s once, but each of its 2 attempts runs send()'s own 3 tries with
+      // 2 s waits: 2 s + 2 x 4 s = 10 s. Only dropping a layer fits, so no option edit is offered.
+      code: "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nasync function send(msg: string) {\n  for (let i = 0; i < 3; i++) {\n    try { return await mailer.sendMail(msg); } catch (e) { if (i === 2) throw e; await sleep(2000); }\n  }\n}\nexport async function notify(msg: string) {\n  for (let a = 1; a <= 2; a++) {\n    try { await send(msg); return; } catch (e) { if (a === 1) await sleep(2000); }\n  }\n}",
+      errors: [{ messageId: 'tooLong', line: 8, data: { label: 'for loop', duration: '10 s', max: '5 s', schedule: " (waits 2 s, plus 2 x 4 s in send()'s own retries)", noFix: '; no edit of these options alone fits the budget safely' } }],
+    },
     {
       // A per-attempt timeout the loop sets itself (AbortSignal.timeout) counts: 3 x 15 s plus the waits.
       code: twoPathLoop('delay = Math.min(delay * 2, 4000)', ', { signal: AbortSignal.timeout(15000) }'),
