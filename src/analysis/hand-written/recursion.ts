@@ -42,17 +42,38 @@ export function recursionSite(hw: HandWritten, fn: Fn, guard: <R>(f: () => R | u
   if (!self && cycles.length === 0) return undefined;
   const name = self?.name ?? functionName(fn);
   if (name === undefined) return undefined;
-  const ways: { pos: number; read: () => RetrySite | undefined }[] = [];
-  for (const ref of self?.refs ?? []) ways.push({ pos: ref.range[0], read: () => selfCallSite(hw, fn, name, selfCall(hw, ref), self?.variable) });
+  const ways: { pos: number; read: () => RetrySite | undefined; poll?: () => boolean }[] = [];
+  for (const ref of self?.refs ?? []) {
+    ways.push({ pos: ref.range[0], read: () => selfCallSite(hw, fn, name, selfCall(hw, ref), self?.variable), poll: () => pollsOnSuccess(hw, fn, selfCall(hw, ref)) });
+  }
   for (const c of cycles) ways.push({ pos: c.call.range[0], read: () => selfCallSite(hw, fn, name, cycleCall(hw, c), self?.variable ?? functionVariable(hw, fn)) });
   ways.sort((a, b) => a.pos - b.pos);
   const sites: RetrySite[] = [];
+  let polls = false;
   for (const w of ways) {
     const s = guard(w.read);
-    if (!s) return undefined;
-    sites.push(s);
+    if (s) sites.push(s);
+    else if (w.poll && guard(w.poll)) polls = true;
+    else return undefined;
   }
+  // Beside a poll, the calls again after a failure are a retry only when a counter bounds them
+  // (`triesLeft > 1`); a job that reschedules itself whatever happens is no retry.
+  if (polls && (sites.length === 0 || sites.some((s) => s.attempts.value === Infinity))) return undefined;
   return mergeSites(sites);
+}
+
+/**
+ * A call again that is no retry but a poll: it follows no failure (no catch, rejection or error
+ * callback on the way), and runs only under a condition (`if (!text.includes('isLiveBroadcast') &&
+ * triesLeft > 1)` on a page that loaded). The function's calls again after a failure are still its
+ * retry and are judged alone; a function that only polls, or calls itself unconditionally on
+ * success (a periodic job), is no retry at all.
+ */
+function pollsOnSuccess(hw: HandWritten, fn: Fn, found: Reentry | undefined): boolean {
+  if (!found || found.via) return false;
+  const path = failurePath(hw, fn, found.call, [...found.sleeps]);
+  if (!path || path.constraints.length === 0) return false;
+  return path.failure === undefined || path.failure === 'response' || path.failure === 'result';
 }
 
 /** The name a function goes by: its own, the variable it initialises, or its method key. */
