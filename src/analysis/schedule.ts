@@ -104,27 +104,29 @@ export function worstCaseDurationMs(
 /** A site's worst case, counting the retries of the layers it repeats; see `worstCaseWithLayers`. */
 export interface LayeredWorstCase {
   readonly totalMs: Maybe<number>;
-  /** The longest worst case of one inner retry layer, when it lengthens each attempt. */
-  readonly inner?: { readonly label: string; readonly ms: number } | undefined;
+  /** The longest total of one inner retry layer's waits, when it lengthens each attempt. */
+  readonly inner?: { readonly site: RetrySite; readonly ms: number } | undefined;
 }
 
 /**
  * Worst-case total in-memory time of a site whose attempts each run another retry layer
- * (`for` twice around a helper that itself tries three times with 2 s waits): every attempt
- * lasts at least the inner layer's own worst case, so that time is counted per attempt as a
- * known attempt timeout would be. A per-attempt timeout of the outer site bounds an attempt
- * already, and the overall deadline still clips the total. Inner layers whose time is unknown
- * add nothing: the result is a lower bound of the real worst case, never a guess above it.
+ * (`for` twice around a helper that itself tries three times with 2 s waits): an attempt of the
+ * outer site fails only once the inner layer has given up, so each one sleeps through all the
+ * inner layer's waits (clipped by its own deadline), counted per attempt as a known attempt
+ * timeout would be. The inner layer's attempt timeouts are left to its own site, where they are
+ * judged (an inner layer over budget is reported there, not once more around it). A per-attempt
+ * timeout of the outer site bounds an attempt already, and the outer deadline still clips the
+ * total. Inner layers whose waits are unknown add nothing: a lower bound, never a guess above it.
  */
 export function worstCaseWithLayers(site: RetrySite, inner: readonly RetrySite[]): LayeredWorstCase {
   const own = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
   const timeout = site.attemptTimeoutMs.value;
   if (inner.length === 0 || (isKnown(timeout) && timeout !== undefined && timeout > 0)) return { totalMs: own };
-  let longest: { label: string; ms: number } | undefined;
+  let longest: { site: RetrySite; ms: number } | undefined;
   for (const layer of inner) {
     if (layer === site || layer.kind === 'durable') continue;
-    const ms = worstCaseDurationMs(layer.attempts.value, layer.delay, layer.attemptTimeoutMs.value, layer.deadlineMs.value);
-    if (isKnown(ms) && ms > 0 && ms !== Infinity && (!longest || ms > longest.ms)) longest = { label: layer.label, ms };
+    const ms = worstCaseDurationMs(layer.attempts.value, layer.delay, undefined, layer.deadlineMs.value);
+    if (isKnown(ms) && ms > 0 && ms !== Infinity && (!longest || ms > longest.ms)) longest = { site: layer, ms };
   }
   if (!longest) return { totalMs: own };
   const total = worstCaseDurationMs(site.attempts.value, site.delay, longest.ms, site.deadlineMs.value);

@@ -1,6 +1,6 @@
 import { getRetryModel } from '../analysis/index.js';
 import { formatWaits, scheduleWaits } from '../analysis/fix-plan.js';
-import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
+import { describeEdits, disableSuggestion, scheduleSuggestion } from '../analysis/fixes.js';
 import { worstCaseDurationMs, worstCaseWithLayers } from '../analysis/schedule.js';
 import type { RetrySite } from '../analysis/model.js';
 import { isKnown } from '../analysis/eval/values.js';
@@ -8,7 +8,7 @@ import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ maxMs?: number; queueMs?: number }];
-type MessageIds = 'tooLong' | 'needsQueue' | 'fitBudget';
+type MessageIds = 'tooLong' | 'needsQueue' | 'fitBudget' | 'dropInner';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-duration',
@@ -44,6 +44,7 @@ export default createRule<Options, MessageIds>({
       needsQueue:
         '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5){{noFix}}.',
       fitBudget: 'Fit the retry within {{max}} ({{edit}}; waits {{waits}}).',
+      dropInner: 'Fit the retry within {{max}}: turn off the retries of {{inner}}, keeping those of {{label}} ({{edit}}; waits {{waits}}).',
     },
   },
   defaultOptions: [{ maxMs: IN_MEMORY_MS, queueMs: QUEUE_MS }],
@@ -53,7 +54,7 @@ export default createRule<Options, MessageIds>({
         const model = getRetryModel(context);
         for (const site of model.sitesFor('duration')) {
           let worst = worstCaseDurationMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
-          let inner: { label: string; ms: number } | undefined;
+          let inner: { site: RetrySite; ms: number } | undefined;
           // Only a site within budget on its own can be pushed over it by the retries it repeats.
           if (isKnown(worst) && worst <= maxMs) {
             const layers = model.operations.facts(site).nested.map((n) => n.site).filter((s): s is RetrySite => !!s);
@@ -63,9 +64,11 @@ export default createRule<Options, MessageIds>({
           }
           if (!isKnown(worst) || worst <= maxMs) continue;
           const waits = scheduleWaits(site.attempts.value, site.delay);
-          const innerText = inner && isKnown(site.attempts.value) ? `, plus ${site.attempts.value} x ${formatDuration(inner.ms)} in ${inner.label}'s own retries` : '';
-          // The outer options alone cannot be fitted when the inner layer's time is counted too.
-          const suggestion = inner ? undefined : scheduleSuggestion(site, { need: 'duration', maxMs }, model);
+          const innerText = inner && isKnown(site.attempts.value) ? `, plus ${site.attempts.value} x ${formatDuration(inner.ms)} of ${inner.site.label}'s own waits` : '';
+          // Within budget on its own, the site fits once the inner layer no longer retries.
+          const suggestion = inner ? disableSuggestion(inner.site, model) : scheduleSuggestion(site, { need: 'duration', maxMs }, model);
+          const suggestedWaits = inner ? waits : suggestion?.waits;
+          const suggestedText = suggestedWaits?.length ? formatWaits(suggestedWaits, formatDuration) : 'unchanged';
           context.report({
             node: site.reportNode,
             messageId: worst > queueMs ? 'needsQueue' : 'tooLong',
@@ -79,8 +82,8 @@ export default createRule<Options, MessageIds>({
             },
             suggest: suggestion
               ? [{
-                  messageId: 'fitBudget',
-                  data: { max: formatDuration(maxMs), edit: describeEdits(suggestion.edits), waits: suggestion.waits?.length ? formatWaits(suggestion.waits, formatDuration) : 'unchanged' },
+                  messageId: inner ? 'dropInner' : 'fitBudget',
+                  data: { max: formatDuration(maxMs), edit: describeEdits(suggestion.edits), waits: suggestedText, inner: inner?.site.label ?? '', label: site.label },
                   fix: suggestion.fix,
                 }]
               : [],

@@ -18,10 +18,19 @@ run('max-retry-duration', rule, {
   ],
   invalid: [
     {
+      // pRetry waits up to 1 s twice, but each attempt sleeps through got's own default waits
+      // (1.1 s + 2.1 s): 2 s + 3 x 3.2 s. Turning off got's retries fits the budget.
+      code: "import pRetry from 'p-retry';\nimport got from 'got';\nexport const items = () => pRetry(() => got('https://api.example.com/items').json(), { retries: 2, minTimeout: 500, randomize: true, maxTimeout: 1000 });",
+      errors: [{
+        messageId: 'tooLong', line: 3, data: { label: 'pRetry()', duration: '11.6 s', max: '5 s', schedule: " (waits 1 s, 1 s, plus 3 x 3.2 s of got()'s own waits)", noFix: '' },
+        suggestions: [{ messageId: 'dropInner', data: { max: '5 s', inner: 'got()', label: 'pRetry()', edit: 'limit: 0', waits: '1 s, 1 s' }, output: "import pRetry from 'p-retry';\nimport got from 'got';\nexport const items = () => pRetry(() => got('https://api.example.com/items', { retry: { limit: 0 } }).json(), { retries: 2, minTimeout: 500, randomize: true, maxTimeout: 1000 });" }],
+      }],
+    },
+    {
       // The outer loop waits 2 s once, but each of its 2 attempts runs send()'s own 3 tries with
       // 2 s waits: 2 s + 2 x 4 s = 10 s. Only dropping a layer fits, so no option edit is offered.
       code: "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nasync function send(msg: string) {\n  for (let i = 0; i < 3; i++) {\n    try { return await mailer.sendMail(msg); } catch (e) { if (i === 2) throw e; await sleep(2000); }\n  }\n}\nexport async function notify(msg: string) {\n  for (let a = 1; a <= 2; a++) {\n    try { await send(msg); return; } catch (e) { if (a === 1) await sleep(2000); }\n  }\n}",
-      errors: [{ messageId: 'tooLong', line: 8, data: { label: 'for loop', duration: '10 s', max: '5 s', schedule: " (waits 2 s, plus 2 x 4 s in send()'s own retries)", noFix: '; no edit of these options alone fits the budget safely' } }],
+      errors: [{ messageId: 'tooLong', line: 8, data: { label: 'for loop', duration: '10 s', max: '5 s', schedule: " (waits 2 s, plus 2 x 4 s of send()'s own waits)", noFix: '; no edit of these options alone fits the budget safely' } }],
     },
     {
       // A per-attempt timeout the loop sets itself (AbortSignal.timeout) counts: 3 x 15 s plus the waits.
