@@ -81,11 +81,9 @@ export default createRule<Options, MessageIds>({
               noFix: suggestion ? '' : '; no edit of these options alone fits the budget safely',
             },
             suggest: suggestion
-              ? [{
-                  messageId: inner ? 'dropInner' : 'fitBudget',
-                  data: { max: formatDuration(maxMs), edit: describeEdits(suggestion.edits), waits: suggestedText, inner: inner?.site.label ?? '', label: site.label },
-                  fix: suggestion.fix,
-                }]
+              ? [inner
+                  ? { messageId: 'dropInner', data: { max: formatDuration(maxMs), inner: inner.site.label, label: site.label, edit: describeEdits(suggestion.edits), waits: suggestedText }, fix: suggestion.fix }
+                  : { messageId: 'fitBudget', data: { max: formatDuration(maxMs), edit: describeEdits(suggestion.edits), waits: suggestedText }, fix: suggestion.fix }]
               : [],
           });
         }
