@@ -6,7 +6,7 @@ import { isAbsolute } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { buildImportTable, memberChain, type ImportTable, type ProvidedGlobals } from './imports.js';
-import type { AnalysisContext, LibraryDescriptor, LibraryUse } from './library.js';
+import type { AnalysisContext, ErrorShape, LibraryDescriptor, LibraryUse } from './library.js';
 import type { RetrySite } from './model.js';
 import { OptionsView } from './options.js';
 import { constInitializer } from './ast.js';
@@ -79,7 +79,7 @@ export function buildModel(
   // Declared helpers (settings wrappers) are judged through the same catalogue path as libraries.
   const libraries = settings.wrappers?.length ? [...catalogue, ...declaredDescriptors(settings.wrappers)] : catalogue;
   const open = env?.filename ? openModule(env, libraries) : undefined;
-  const context = createContext(sourceCode, providedGlobals(libraries), { file: env?.filename, open });
+  const context = createContext(sourceCode, providedGlobals(libraries), { file: env?.filename, open, libraries });
   const { evaluator, imports } = context;
 
   const sites: RetrySite[] = [];
@@ -136,12 +136,17 @@ export function buildModel(
 }
 
 /** The context every reader of one parsed file shares: evaluator, imports, options and a node index. */
-function createContext(sourceCode: Readonly<TSESLint.SourceCode>, globals: ProvidedGlobals, where: { file?: string | undefined; open?: OpenModule | undefined } = {}): AnalysisContext {
+function createContext(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  globals: ProvidedGlobals,
+  where: { file?: string | undefined; open?: OpenModule | undefined; libraries?: readonly LibraryDescriptor[] } = {},
+): AnalysisContext {
   const evaluator = createEvaluator(sourceCode);
   const imports = buildImportTable(sourceCode, globals);
   let index: Map<string, TSESTree.Node[]> | undefined;
   let found: Map<string, TSESTree.Node[]> | undefined;
-  const { file, open } = where;
+  const { file, open, libraries } = where;
+  let shapes: readonly ErrorShape[] | undefined;
   const context: AnalysisContext = {
     sourceCode,
     file,
@@ -149,6 +154,8 @@ function createContext(sourceCode: Readonly<TSESLint.SourceCode>, globals: Provi
     evaluator,
     imports,
     options: (node) => new OptionsView(evaluator, node),
+    // Read only by a filter that could not be decided from the status alone: built on that question.
+    errorShapes: () => (shapes ??= errorShapesOf(libraries ?? [], imports)),
     nodesOfType(type) {
       // Keyword-led statements and functions are found without a walk; the rest share one index.
       const known = (found ??= new Map()).get(type);
@@ -166,13 +173,19 @@ function createContext(sourceCode: Readonly<TSESLint.SourceCode>, globals: Provi
   return context;
 }
 
+/** The error shapes of the libraries a file imports. */
+function errorShapesOf(libraries: readonly LibraryDescriptor[], imports: ImportTable): readonly ErrorShape[] {
+  const imported = (l: LibraryDescriptor) => [...imports.modules].some((m) => l.modules.includes(m) || !!l.matchModule?.(m));
+  return libraries.filter((l) => l.operations?.errorShapes && imported(l)).flatMap((l) => l.operations!.errorShapes!);
+}
+
 /** Another file of the project, parsed like the linted one and read for what its exports do (cached by version). */
 function openModule(env: FileEnvironment, libraries: readonly LibraryDescriptor[]): OpenModule {
   const globals = providedGlobals(libraries);
   return (specifier, fromFile) => {
     if (!isFollowable(specifier)) return undefined;
     const file = resolveImport(specifier, fromFile);
-    return file ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals, { file })) : undefined;
+    return file ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals, { file, libraries })) : undefined;
   };
 }
 

@@ -30,6 +30,19 @@ export interface AnalysisContext {
    * name not exported as a value there. Only the linted file follows imports, and only one file away.
    */
   importedValue?(id: TSESTree.Identifier): ImportedValue | undefined;
+  /** The errors the libraries this file imports document (their `operations.errorShapes`). */
+  errorShapes?(): readonly ErrorShape[];
+}
+
+/**
+ * One kind of error a library's calls reject with: fields a filter may test (`code`, `type`) and
+ * the HTTP statuses such an error comes with, as the library's source or documentation states
+ * them. Only ever evidence that a status IS retried (an error of this shape is one of its
+ * failures), never that it is not.
+ */
+export interface ErrorShape {
+  readonly fields: Readonly<Record<string, string>>;
+  readonly statuses: readonly number[];
 }
 
 /** An expression written in another file of the project, and the context it is read in. */
@@ -190,6 +203,8 @@ export interface OperationsFacet {
    * error filter reads. Without it no filter is suggested for the SDK's calls.
    */
   readonly errorStatus?: string;
+  /** Errors the calls reject with, by the fields a filter tests (`code`, `type`), with their statuses. */
+  readonly errorShapes?: readonly ErrorShape[];
 }
 
 /**

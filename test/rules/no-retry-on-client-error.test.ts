@@ -240,3 +240,47 @@ run('no-retry-on-client-error (Resilience4j YAML: ignore-exceptions)', rule, {
     },
   ],
 });
+
+// A guard that tests a library's documented error fields (Stripe's `code` and `type`) retries the
+// statuses those errors come with; the fields are evidence for "retried" only, and only where the
+// file imports the library.
+const stripeLoop = (guard: string) => `import Stripe from 'stripe';
+const stripe = new Stripe(key);
+export async function pay(params) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try { return await stripe.paymentIntents.retrieve(params.id); } catch (error) {
+      const again = attempt < 2 && (${guard});
+      if (!again) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 300 * 2 ** attempt));
+    }
+  }
+}`;
+run('no-retry-on-client-error (documented error fields)', rule, {
+  valid: [
+    // Stripe's own transient classes: no 4xx certainly retried.
+    stripeLoop(`error.type === 'StripeConnectionError' || error.message?.includes('timeout')`),
+    // The code stops the retry: never read as "not retried" from the shape, so nothing is said.
+    stripeLoop(`error.code !== 'resource_missing' && error.message?.includes('network')`),
+    // Without Stripe imported, the code is nobody's documented error.
+    `import axios from 'axios';
+export async function get(url) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try { return await axios.get(url); } catch (error) {
+      const again = attempt < 2 && (error.message?.includes('timeout') || error.code === 'resource_missing');
+      if (!again) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 300 * 2 ** attempt));
+    }
+  }
+}`,
+  ],
+  invalid: [
+    {
+      code: stripeLoop(`error.message?.includes('timeout') || error.type === 'StripeAPIError' || error.code === 'resource_missing'`),
+      errors: [{ messageId: 'retriesClientError', line: 7, data: { label: 'for loop', status: '400 and 404', noEdit } }],
+    },
+    {
+      code: stripeLoop(`error.message?.includes('network') || error.type === 'StripeCardError'`),
+      errors: [{ messageId: 'retriesClientError', line: 7, data: { label: 'for loop', status: '402', noEdit } }],
+    },
+  ],
+});

@@ -52,6 +52,12 @@ export interface Env {
   readonly uncapped?: boolean | undefined;
   /** The HTTP status the error or response object carries. */
   readonly status?: number | undefined;
+  /**
+   * Other fields the error carries with that status (`code: 'resource_missing'`): one error a
+   * library documents for it (`ErrorShape`), asked about to learn whether some error of the
+   * status is retried. Unset, they are unknown.
+   */
+  readonly errorFields?: Readonly<Record<string, string>> | undefined;
   /** Fixed truth values for parts of a condition. */
   readonly mask?: ReadonlyMap<Node, boolean> | undefined;
   readonly frame?: Frame | undefined;

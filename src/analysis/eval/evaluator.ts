@@ -448,6 +448,7 @@ export class Evaluator {
       // A failure without a response (a network error): no status; whatever else it carries is not known.
       if (env.status === NO_RESPONSE) return STATUS_KEYS.has(key) ? undefined : UNKNOWN;
       if (STATUS_KEYS.has(key)) return env.status !== undefined ? env.status : UNKNOWN;
+      if (env.status !== undefined && env.errorFields && Object.hasOwn(env.errorFields, key)) return env.errorFields[key];
       if (key === 'ok') return env.status !== undefined ? env.status >= 200 && env.status <= 299 : UNKNOWN;
       return PASS_THROUGH_KEYS.has(key) ? RESPONSE : key === 'headers' && env.status !== undefined ? NO_HEADERS : UNKNOWN;
     }

@@ -83,7 +83,7 @@ export interface AttemptEnv extends Env {
   readonly errTruthy?: boolean | undefined;
 }
 
-export type AttemptQuestion = Partial<Pick<AttemptEnv, 'status' | 'errTruthy' | 'probe' | 'uncapped' | 'mask' | 'flags'>>;
+export type AttemptQuestion = Partial<Pick<AttemptEnv, 'status' | 'errorFields' | 'errTruthy' | 'probe' | 'uncapped' | 'mask' | 'flags'>>;
 
 /** Attempts simulated one by one at most; beyond, only constant steps are followed. */
 const MAX_SIMULATED = 2000;
@@ -181,7 +181,7 @@ export function regionWrite(writes: readonly Node[], sourceText: (n: Node) => st
   return texts.size === 1 ? { write: exprs[0], copies: exprs as Write[] } : { write: 'multi' };
 }
 
-const questionKey = (env: AttemptEnv) => `${env.status ?? ''}|${env.probe ?? ''}|${env.uncapped ? 1 : 0}|${env.errTruthy ?? ''}`;
+const questionKey = (env: AttemptEnv) => `${env.status ?? ''}|${env.errorFields ? JSON.stringify(env.errorFields) : ''}|${env.probe ?? ''}|${env.uncapped ? 1 : 0}|${env.errTruthy ?? ''}`;
 
 /** Value at the start of attempt k (before any write of that attempt), filled in order and cached per question. */
 function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: AttemptEnv): Value {

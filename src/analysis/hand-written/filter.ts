@@ -6,6 +6,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, contains, unwrap } from '../ast.js';
 import { UNKNOWN, truth, type Unknown } from '../eval/values.js';
 import { NO_FILTER } from '../libraries/shared.js';
+import type { ErrorShape } from '../library.js';
 import type { ClientErrorInclusion, ErrorFilter, Node } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
 import { refsCounter } from './bound.js';
@@ -101,11 +102,25 @@ function counterMask(hw: HandWritten, c: Constraint, region: Region): Map<Node, 
   return mask.size ? mask : undefined;
 }
 
-/** Whether a failure with this status gets another attempt (first attempt, counters at their start). */
+/**
+ * Whether a failure with this status gets another attempt (first attempt, counters at their start).
+ * A status the guards leave undecided (they test the error's `code` or `type`) is retried when an
+ * error the file's libraries document for it (`resource_missing` is one of Stripe's 400s and 404s)
+ * certainly is: evidence for "retried", never for "not retried".
+ */
 export function retriedAt(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number): boolean | Unknown {
+  const result = retriedWith(hw, region, filters, status, undefined);
+  if (result !== UNKNOWN || status < 400) return result;
+  for (const shape of hw.ctx.errorShapes?.() ?? []) {
+    if (shape.statuses.includes(status) && retriedWith(hw, region, filters, status, shape.fields) === true) return true;
+  }
+  return result;
+}
+
+function retriedWith(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number, errorFields: ErrorShape['fields'] | undefined): boolean | Unknown {
   let result: boolean | Unknown = true;
   for (const c of filters) {
-    const h = holds(hw, c, region, 1, { status, errTruthy: region.errVar ? true : undefined, mask: counterMask(hw, c, region) });
+    const h = holds(hw, c, region, 1, { status, errorFields, errTruthy: region.errVar ? true : undefined, mask: counterMask(hw, c, region) });
     if (h === false) return false;
     if (h === UNKNOWN) result = UNKNOWN;
   }
@@ -127,7 +142,7 @@ export function errorFilter(hw: HandWritten, shape: Shape): ErrorFilter {
   const { region } = shape;
   const filters = shape.constraints.filter((c) => isFilterCondition(hw, c.test, region));
   if (filters.length > 0) {
-    const filter = statusFilter(hw, (s) => retriedAt(hw, region, filters, s), filters.map((c) => c.test), filters.filter((c) => c.want).map((c) => c.test));
+    const filter = statusFilter(hw, (s) => retriedAt(hw, region, filters, s), filters.map((c) => c.test), filters.filter((c) => c.want).map((c) => c.test), filters.every((c) => testsCaughtError(hw, c.test, region)));
     // A returned error says the attempt failed, not that it was an HTTP response: retrying every
     // one is no evidence of retried 4xx (the operation's own calls may still show it).
     if (region.results && filter.retriesEverything) return { kind: 'none', clientErrors: [], node: filter.node };
@@ -147,8 +162,38 @@ export function errorFilter(hw: HandWritten, shape: Shape): ErrorFilter {
   return statusFilter(hw, throwsAt, shape.throwGuards);
 }
 
-/** `leading`: the tests that must hold to retry (not the guards that leave first), where a status choice is looked for first. */
-function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown, tests: readonly Node[], leading: readonly Node[] = tests): ErrorFilter {
+/**
+ * Whether a guard only reads an error caught in the retried code: it is written in a catch clause
+ * and the only attempt results it reads (itself or through constants) are catch parameters. No
+ * success reaches such a guard, so what it says of a 200 is no question.
+ */
+function testsCaughtError(hw: HandWritten, test: Node, region: Region): boolean {
+  let clause: Node | undefined = test;
+  while (clause && clause !== region.root && clause.type !== T.CatchClause) clause = clause.parent;
+  if (clause?.type !== T.CatchClause || !clause.param) return false;
+  const caughtIn = clause;
+  let other = false;
+  const visit = (n: Node, depth: number) => walkExpression(n, (x) => {
+    if (other || x.type !== T.Identifier) return;
+    const v = hw.evaluator.variableOf(x);
+    if (!v) return;
+    if (region.roots.has(v)) {
+      if (!(v.defs[0]?.type === 'CatchClause' && contains(caughtIn, v.defs[0].name as Node))) other = true;
+      return;
+    }
+    const init = depth < 4 ? constInitializer(v) : undefined;
+    if (init && contains(region.root, init)) visit(init, depth + 1);
+  });
+  visit(test, 0);
+  return !other;
+}
+
+/**
+ * `leading`: the tests that must hold to retry (not the guards that leave first), where a status
+ * choice is looked for first. `caught`: the tests read only a caught error, so no success status
+ * is asked about.
+ */
+function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown, tests: readonly Node[], leading: readonly Node[] = tests, caught = false): ErrorFilter {
   const node = tests[0];
   const text = (t: Node) => hw.ctx.sourceCode.getText(t);
   // Where the statuses are chosen: a test of the status, else one that does more than say the response failed (`!res.ok`).
@@ -157,6 +202,7 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
   const results = new Map<number, boolean>();
   let unread = false;
   for (const s of STATUSES) {
+    if (caught && s < 400) continue;
     const r = retried(s);
     if (r === UNKNOWN) {
       // Past a success, the 4xx still decide what can be said for certain.
@@ -183,7 +229,11 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
  */
 function partlyRead(certain: readonly number[], node: Node): ErrorFilter {
   const few = certain.length > 0 && certain.length <= 10;
-  return { kind: 'custom', clientErrors: few ? clientErrorInclusions(certain, node) : [], clientErrorStatuses: few ? certain : undefined, node };
+  // One finding for the guard, naming every status it certainly retries.
+  const named = few ? clientErrorInclusions(certain, node) : [];
+  const names = named.map((c) => c.status);
+  const clientErrors = names.length > 1 ? [{ status: `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`, node }] : named;
+  return { kind: 'custom', clientErrors, clientErrorStatuses: few ? certain : undefined, node };
 }
 
 /** 4xx statuses a filter retries, other than 408 and 429 (which may succeed later). */

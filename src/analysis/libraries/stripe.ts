@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { AnalysisContext, LibraryDescriptor } from '../library.js';
+import type { AnalysisContext, ErrorShape, LibraryDescriptor } from '../library.js';
 import { argument, callOf, labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import type { Node, RetrySite, Setting } from '../model.js';
@@ -29,7 +29,7 @@ export const stripe: LibraryDescriptor = {
   modules: ['stripe'],
   // `stripe.paymentIntents.create(params, { idempotencyKey })`: the method's verb says what it
   // does, and the SDK adds a new idempotency key to every POST it sends.
-  operations: { classify: resourceCallKind, makesOwnKey: true, rejectsOnClientError: true, errorStatus: 'statusCode' },
+  operations: { classify: resourceCallKind, makesOwnKey: true, rejectsOnClientError: true, errorStatus: 'statusCode', errorShapes: stripeErrorShapes() },
   // A client made elsewhere retries by default: one retry since stripe-node 13 (PR 1803), two since
   // 18 (`getDefaultMaxNetworkRetries`); the smaller is what any supported version does.
   builtInRetry: { attempts: 2, retriesWrites: true, label: 'stripe client' },
@@ -83,6 +83,29 @@ function readStripeOptions(view: OptionsView) {
     errorFilter: LIBRARY_FILTER,
     attemptTimeoutMs: timeout.node ? timeout : NO_TIMEOUT,
   };
+}
+
+/**
+ * Stripe's errors by the fields a filter tests. stripe-node's src/Error.ts names the class (`type`)
+ * after the status: 400 and 404 make a StripeInvalidRequestError (earlier versions: the raw type
+ * invalid_request_error, which Stripe sends with 400 and 404), 401 StripeAuthenticationError, 402
+ * StripeCardError, 403 StripePermissionError. Codes (`code`) are those of the API's error-codes
+ * list: resource_missing and parameter_missing are invalid-request errors (a missing object is a
+ * 404 on its own path, a 400 when named in a parameter), card_declined a card error (402).
+ */
+function stripeErrorShapes(): ErrorShape[] {
+  const invalid = [400, 404];
+  return [
+    { fields: { type: 'StripeInvalidRequestError' }, statuses: invalid },
+    { fields: { rawType: 'invalid_request_error' }, statuses: invalid },
+    { fields: { code: 'resource_missing' }, statuses: invalid },
+    { fields: { code: 'parameter_missing' }, statuses: [400] },
+    { fields: { type: 'StripeAuthenticationError' }, statuses: [401] },
+    { fields: { type: 'StripeCardError' }, statuses: [402] },
+    { fields: { rawType: 'card_error' }, statuses: [402] },
+    { fields: { code: 'card_declined' }, statuses: [402] },
+    { fields: { type: 'StripePermissionError' }, statuses: [403] },
+  ];
 }
 
 const STRIPE_WRITE = /^(create|update|confirm|capture|pay|finalize|send|void|cancel|refund|attach|detach|apply|verify|reject|approve|close|reopen|mark|accept|increment|decrement|submit|reverse|expire|resume|pause|del)/;
