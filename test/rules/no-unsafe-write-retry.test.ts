@@ -275,3 +275,42 @@ run('no-unsafe-write-retry (methods followed to their bodies)', rule, {
     unsafe(`const pRetry = require('p-retry');\nconst legacy = require('./legacy');\npRetry(() => legacy.notify('1'), ${opts});`, 3, 'legacy.notify() (axios.post())', membersJs),
   ],
 });
+
+// A method chosen by a name from constant lists (`client[op]`, or `Promise.promisify(client[op])`)
+// runs with every name of the lists: one write among them is a write the retry repeats.
+const byName = (lists: string, exported = '') => `import pRetry from 'p-retry';
+import { promisify } from 'node:util';
+${exported}const wrap = (ops, client) => ops.reduce((acc, op) => {
+  const call = promisify(client[op]);
+  acc[op] = (...args) => pRetry(() => call(...args), { retries: 2, minTimeout: 500, randomize: true });
+  return acc;
+}, {});
+${lists}`;
+run('no-unsafe-write-retry (methods chosen from constant names)', rule, {
+  valid: [
+    // Reads only.
+    byName(`export const payments = wrap(['get', 'list'], sdk.payment);`),
+    // A caller in another file may pass any list.
+    byName(`export const payments = wrap(['create', 'list'], sdk.payment);`, 'export '),
+    // A list that is not all string literals.
+    byName(`export const payments = wrap(['list', NAME], sdk.payment);`),
+    // `find` does not visit every element: which name is called is not known.
+    `import pRetry from 'p-retry';\nexport const first = (client) => ['create', 'list'].find((op) => pRetry(() => client[op](), { retries: 2, minTimeout: 500, randomize: true }));`,
+  ],
+  invalid: [
+    {
+      code: byName(`export const payments = wrap(['create', 'execute', 'list'], sdk.payment);\nexport const plans = wrap(['get'], sdk.plan);`),
+      errors: [{
+        messageId: 'unsafeWrite', line: 5, data: { site: 'pRetry()', operation: 'call() (client.create)' },
+        suggestions: [{ messageId: 'callOnce', output: byName(`export const payments = wrap(['create', 'execute', 'list'], sdk.payment);\nexport const plans = wrap(['get'], sdk.plan);`).replace('pRetry(() => call(...args), { retries: 2, minTimeout: 500, randomize: true })', 'call(...args)') }],
+      }],
+    },
+    {
+      code: `import pRetry from 'p-retry';\nexport const wrapAll = (client) => ['charge', 'list'].forEach((op) => pRetry(() => client[op](), { retries: 2, minTimeout: 500, randomize: true }));`,
+      errors: [{
+        messageId: 'unsafeWrite', line: 2, data: { site: 'pRetry()', operation: 'client[op]() (client.charge)' },
+        suggestions: [{ messageId: 'callOnce', output: `import pRetry from 'p-retry';\nexport const wrapAll = (client) => ['charge', 'list'].forEach((op) => client[op]());` }],
+      }],
+    },
+  ],
+});

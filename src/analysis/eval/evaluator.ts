@@ -447,8 +447,7 @@ export class Evaluator {
     if (object === RESPONSE) {
       // A failure without a response (a network error): no status; whatever else it carries is not known.
       if (env.status === NO_RESPONSE) return STATUS_KEYS.has(key) ? undefined : UNKNOWN;
-      if (STATUS_KEYS.has(key)) return env.status !== undefined ? env.status : UNKNOWN;
-      if (env.status !== undefined && env.errorFields && Object.hasOwn(env.errorFields, key)) return env.errorFields[key];
+      if (STATUS_KEYS.has(key) || documentedField(env, key)) return STATUS_KEYS.has(key) ? (env.status !== undefined ? env.status : UNKNOWN) : env.errorFields![key];
       if (key === 'ok') return env.status !== undefined ? env.status >= 200 && env.status <= 299 : UNKNOWN;
       return PASS_THROUGH_KEYS.has(key) ? RESPONSE : key === 'headers' && env.status !== undefined ? NO_HEADERS : UNKNOWN;
     }
@@ -460,6 +459,11 @@ export class Evaluator {
     if (typeof object === 'string' && key === 'length') return object.length;
     return UNKNOWN;
   }
+}
+
+/** A field the error carries in this question (`Env.errorFields`), asked with a status. */
+function documentedField(env: Env, key: string): boolean {
+  return env.status !== undefined && !!env.errorFields && Object.hasOwn(env.errorFields, key);
 }
 
 /**

@@ -125,7 +125,7 @@ export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>
 }
 
 /** The variable a local, unexported function is bound to (its name, or the const it initialises). */
-function functionVariable(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn): Variable | undefined {
+export function functionVariable(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn): Variable | undefined {
   let holder: Node = fn;
   if (fn.type !== T.FunctionDeclaration) {
     const declarator = fn.parent;

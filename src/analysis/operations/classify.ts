@@ -20,7 +20,8 @@ import type { KeyReader } from './keys.js';
 import type { IdempotencyKey, Operation, OperationKind, Variable } from './types.js';
 import type { MethodResolver, MethodTarget } from './members.js';
 import type { AnalysisContext } from '../library.js';
-import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, verbOf } from './vocabulary.js';
+import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, verbOf, verbOfName } from './vocabulary.js';
+import { computedCallee } from './computed-names.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
 
@@ -91,10 +92,25 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     // addEventListener() are not), never inside helpers followed from there.
     if (depth > 0 || !awaited(call) || NOT_OPERATIONS.test(name ?? '')) return undefined;
     const verb = verbOf(call.callee);
-    if (!verb) return undefined;
+    if (!verb) return byComputedName(call, label, key);
     if (file.words().writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key() };
     if (IDEMPOTENT_VERBS.has(verb)) return { node: call, label, kind: 'idempotent-write', evidence: 'verb', key: key() };
     if (file.words().readVerbs.has(verb)) return { node: call, label, kind: 'read', evidence: 'verb' };
+    return byComputedName(call, label, key);
+  }
+
+  /**
+   * `context[op](...)` (or its promisified function) with `op` taking each name of constant lists:
+   * the code runs with every name, so one write among them is a write the retry repeats.
+   */
+  function byComputedName(call: TSESTree.CallExpression, label: string, key: () => Operation['key']): Operation | undefined {
+    const computed = computedCallee(call, ctx);
+    if (!computed) return undefined;
+    const verbs = computed.names.map((n) => [n, verbOfName(n)] as const);
+    const object = ctx.sourceCode.getText(computed.object);
+    const writes = verbs.filter(([, v]) => v && file.words().writeVerbs.has(v)).map(([n]) => `${object}.${n}`);
+    if (writes.length) return { node: call, label: `${label} (${writes.join(', ')})`, kind: 'write', evidence: 'verb', key: key() };
+    if (verbs.every(([, v]) => v && file.words().readVerbs.has(v))) return { node: call, label, kind: 'read', evidence: 'verb' };
     return undefined;
   }
 

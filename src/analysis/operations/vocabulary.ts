@@ -84,7 +84,12 @@ export function verbOf(calleeRaw: Node): string | undefined {
     if (base.type === T.Identifier && BUILTIN_OBJECTS.has(base.name)) return undefined;
     if (name && BUILTIN_METHODS.has(name)) return undefined;
   }
-  if (!name) return undefined;
+  return name ? verbOfName(name) : undefined;
+}
+
+/** The verb a method name starts with (`createOrder` -> `create`); none for a built-in's method name. */
+export function verbOfName(name: string): string | undefined {
+  if (BUILTIN_METHODS.has(name)) return undefined;
   const m = /^_*([a-z]+|[A-Z][a-z]+)/.exec(name);
   return m ? m[1]!.toLowerCase() : undefined;
 }
