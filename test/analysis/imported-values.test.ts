@@ -125,3 +125,41 @@ describe('a kafkajs client built in another file', () => {
     expect(moduleCacheStats().parses).toBe(before);
   });
 });
+
+describe('a helper imported from another file that catches every failure itself', () => {
+  beforeEach(() => clearModuleCache());
+
+  const LOG = (catchBody: string) => `
+export async function sendLog(client, message) {
+  let tries = 0;
+  let sent = false;
+  while (tries < 3 && !sent) {
+    try { await client.owner.send(message); sent = true; } catch (error) { ${catchBody} }
+    tries++;
+  }
+  return sent;
+}
+`;
+  const CALLER = `
+    import { sendLog } from '../lib/send-log';
+    export async function reset(client, id) {
+      for (let i = 0; i < 3; i++) {
+        try {
+          await removeRows(id);
+          await sendLog(client, 'reset ' + id);
+          return { success: true };
+        } catch (e) { await sleep(Math.random() * 500 * 2 ** i); }
+      }
+    }
+  `;
+
+  it('is not a write the retry repeats when it is called on the way out', () => {
+    const at = project({ 'lib/send-log.ts': LOG(`console.error('log failed', (error as Error).message);`), 'src/reset.ts': '' });
+    expect(lintAt(CALLER, at('src/reset.ts')).filter((f) => f.endsWith('no-unsafe-write-retry'))).toEqual([]);
+  });
+
+  it('is one when its catch can fail', () => {
+    const at = project({ 'lib/send-log.ts': LOG(`await client.owner.send('log failed');`), 'src/reset.ts': '' });
+    expect(lintAt(CALLER, at('src/reset.ts')).filter((f) => f.endsWith('no-unsafe-write-retry'))).toEqual(['7 no-unsafe-write-retry']);
+  });
+});

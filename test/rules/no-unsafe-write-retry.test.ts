@@ -314,3 +314,33 @@ run('no-unsafe-write-retry (methods chosen from constant names)', rule, {
     },
   ],
 });
+
+// A call made on the way out of an attempt (only a plain return follows) to an async function that
+// catches every failure itself cannot make the retry run again, so the retry never repeats it.
+const wayOut = (helper: string, after = '') => `const sms = makeClient();
+async function sendSms(to, text) {
+  ${helper}
+}
+export async function reset(id) {
+  for (let i = 0; i < 3; i++) {
+    try {
+      const row = await db.get(id);
+      await sendSms(row.phone, 'reset');
+      ${after}return { ok: true, id };
+    } catch (e) { await sleep(Math.random() * 500 * 2 ** i); }
+  }
+}`;
+const catchesAll = `try { await sms.messages.create({ to, body: text }); } catch (error) { console.error('sms failed', (error as Error).message); }`;
+run('no-unsafe-write-retry (a call on the way out that cannot fail)', rule, {
+  valid: [wayOut(catchesAll)],
+  invalid: [
+    // Something after it may still fail, and the next attempt sends it again.
+    { code: wayOut(catchesAll, 'await audit(id); '), errors: [{ messageId: 'unsafeWrite', line: 9, data: { site: 'for loop', operation: 'sendSms()' } }] },
+    // The helper's catch rethrows.
+    { code: wayOut(`try { await sms.messages.create({ to, body: text }); } catch (error) { console.error('sms failed'); throw error; }`), errors: [{ messageId: 'unsafeWrite', line: 9 }] },
+    // A promise returned (not awaited) from the try rejects past its catch.
+    { code: wayOut(`try { return sms.messages.create({ to, body: text }); } catch (error) { console.error('sms failed'); }`), errors: [{ messageId: 'unsafeWrite', line: 9 }] },
+    // A catch that does more than log may fail itself.
+    { code: wayOut(`try { await sms.messages.create({ to, body: text }); } catch (error) { await report(error); }`), errors: [{ messageId: 'unsafeWrite', line: 9 }] },
+  ],
+});

@@ -21,6 +21,7 @@ import { createFileFacts, inside, type FileFacts } from './file.js';
 import { createHttpReader } from './http.js';
 import { createKeyReader } from './keys.js';
 import { createLayerReader } from './layers.js';
+import { runsOnceOnTheWayOut } from './settled.js';
 import type { Operation, OperationAnalysis, OperationFacts, OperationGroup } from './types.js';
 
 export type * from './types.js';
@@ -65,7 +66,7 @@ export function createOperationAnalysis(
           scope,
           execution,
           engineKey: execution.method === 'write' ? keys.engineKeyOf(execution, scope) : undefined,
-          operations: scope ? classifier.operationsIn(scope, keys.attemptVariables(site, scope)) : [],
+          operations: scope ? repeatable(classifier.operationsIn(scope, keys.attemptVariables(site, scope)), scope) : [],
         });
       }
       fn = groups[0]?.scope as TSESTree.FunctionLike | undefined;
@@ -78,7 +79,7 @@ export function createOperationAnalysis(
       if (scope) {
         fn = isFunctionNode(scope) ? scope : undefined;
         const operations = classifier.operationsIn(scope, keys.attemptVariables(site, scope));
-        groups.push({ scope, operations: withoutWayBack(site, operations, file) });
+        groups.push({ scope, operations: repeatable(withoutWayBack(site, operations, file), scope) });
       }
     }
     const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
@@ -91,6 +92,11 @@ export function createOperationAnalysis(
       }
     }
     return { fn, httpCalls, groups, nested: scopes.flatMap((s) => layers.nestedIn(site, s)) };
+  }
+
+  /** The operations another attempt may perform again: not those made on the way out that cannot fail. */
+  function repeatable(operations: Operation[], scope: Node): Operation[] {
+    return operations.filter((op) => !runsOnceOnTheWayOut(op.node, scope, ctx));
   }
 
   function scopeOf(site: RetrySite): Node | undefined {
