@@ -72,3 +72,24 @@ run('no-nested-retry', rule, {
     },
   ],
 });
+
+// A retrying helper called on the way out of an attempt that cannot fail (it catches and logs every
+// failure) runs once per call of the outer retry: nothing multiplies it.
+const notifyOnTheWayOut = (after = '') => `async function notify(msg) {
+  for (let i = 0; i < 3; i++) {
+    try { await hook.post('/log', msg); return; } catch (e) { console.warn('retry', e.message); }
+  }
+}
+export async function reset(id) {
+  for (let i = 0; i < 3; i++) {
+    try {
+      await removeRows(id);
+      await notify('reset ' + id);
+      ${after}return { ok: true };
+    } catch (e) { await sleep(Math.random() * 500 * 2 ** i); }
+  }
+}`;
+run('no-nested-retry (a retrying helper on the way out)', rule, {
+  valid: [notifyOnTheWayOut()],
+  invalid: [{ code: notifyOnTheWayOut('await audit(id); '), errors: [{ messageId: 'nestedRetry', line: 10 }] }],
+});

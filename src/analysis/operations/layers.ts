@@ -9,6 +9,7 @@ import type { BreakerQuery, BuiltInRetryFacet, LibraryDescriptor } from '../libr
 import type { Node, RetrySite } from '../model.js';
 import { findVariable, unwrap } from '../ast.js';
 import type { Classifier } from './classify.js';
+import { runsOnceOnTheWayOut } from './settled.js';
 import type { HttpReader } from './http.js';
 import { callLabel, inside, type FileFacts } from './file.js';
 import type { NestedRetry, OperationGroup, Variable } from './types.js';
@@ -92,6 +93,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     const defaults = new Set<BuiltInRetryFacet>();
     for (const other of sites()) {
       if (other === site || !inside(scope, other.node) || other.kind === 'durable') continue;
+      // A retrying helper called on the way out that cannot fail runs once: nothing multiplies it.
+      if ((other.node.type === T.CallExpression || other.node.type === T.NewExpression) && runsOnceOnTheWayOut(other.node, scope, ctx)) continue;
       const a = other.attempts.value;
       if (typeof a !== 'number' || a <= 1) continue;
       out.push({ node: other.reportNode, label: other.label, attempts: a, site: other });
