@@ -117,6 +117,12 @@ run('no-unsafe-write-retry', rule, {
   ],
   invalid: [
     {
+      // A bare function named like a built-in's method (Array#push, socket.send, Map#delete) keeps
+      // its verb: only a method of a built-in object is no remote write.
+      code: `import pRetry from 'p-retry';\nimport { send } from './mailer';\nawait pRetry(() => send(message), ${opts});`,
+      errors: [{ messageId: 'unsafeWrite', line: 3, data: { site: 'pRetry()', operation: 'send()' }, suggestions: [{ messageId: 'callOnce', output: `import pRetry from 'p-retry';\nimport { send } from './mailer';\nawait send(message);` }] }],
+    },
+    {
       code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait pRetry(() => axios.post('/charges', body), ${opts});`,
       errors: [{
         messageId: 'unsafeWrite', line: 3, column: 20, endColumn: 48,

@@ -20,7 +20,7 @@ import type { KeyReader } from './keys.js';
 import type { IdempotencyKey, Operation, OperationKind, Variable } from './types.js';
 import type { MethodResolver, MethodTarget } from './members.js';
 import type { AnalysisContext } from '../library.js';
-import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, verbOf, verbOfName } from './vocabulary.js';
+import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, methodVerb, verbOf } from './vocabulary.js';
 import { computedCallee } from './computed-names.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
@@ -106,7 +106,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
   function byComputedName(call: TSESTree.CallExpression, label: string, key: () => Operation['key']): Operation | undefined {
     const computed = computedCallee(call, ctx);
     if (!computed) return undefined;
-    const verbs = computed.names.map((n) => [n, verbOfName(n)] as const);
+    const verbs = computed.names.map((n) => [n, methodVerb(n)] as const);
     const object = ctx.sourceCode.getText(computed.object);
     const writes = verbs.filter(([, v]) => v && file.words().writeVerbs.has(v)).map(([n]) => `${object}.${n}`);
     if (writes.length) return { node: call, label: `${label} (${writes.join(', ')})`, kind: 'write', evidence: 'verb', key: key() };

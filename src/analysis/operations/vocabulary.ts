@@ -87,9 +87,16 @@ export function verbOf(calleeRaw: Node): string | undefined {
   return name ? verbOfName(name) : undefined;
 }
 
-/** The verb a method name starts with (`createOrder` -> `create`); none for a built-in's method name. */
+/**
+ * The verb a name starts with (`createOrder` -> `create`). A method name is checked against the
+ * built-ins' first (methodVerb): a bare function named `send` or `update` keeps its verb.
+ */
 export function verbOfName(name: string): string | undefined {
-  if (BUILTIN_METHODS.has(name)) return undefined;
   const m = /^_*([a-z]+|[A-Z][a-z]+)/.exec(name);
   return m ? m[1]!.toLowerCase() : undefined;
+}
+
+/** The verb of a method's name; none for a built-in's method name (`push`, `send`, `update`). */
+export function methodVerb(name: string): string | undefined {
+  return BUILTIN_METHODS.has(name) ? undefined : verbOfName(name);
 }
