@@ -79,4 +79,50 @@ describe('a recursion that retries after a failure and polls on success', () => 
     expect(handWritten(code)).toHaveLength(0);
     expect(lint(code)).toEqual([]);
   });
+
+  it('leaves the next item of a stack alone: the call after a failure moves on, it counts nothing (tslib\'s disposal loop)', () => {
+    const code = `
+      export function disposeAll(env: { stack: Resource[] }) {
+        let r: Resource | undefined;
+        let s = 0;
+        function next(): Promise<void> | void {
+          while ((r = env.stack.pop())) {
+            try {
+              if (!r.async && s === 1) return (s = 0), env.stack.push(r), Promise.resolve().then(next);
+              const result = r.dispose.call(r.value);
+              if (r.async) return (s |= 2), Promise.resolve(result).then(next, (e) => { fail(e); return next(); });
+              s |= 1;
+            } catch (e) {
+              fail(e);
+            }
+          }
+        }
+        return next();
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('leaves a worker\'s poll loop alone: after an error it polls again on the same interval, with no count', () => {
+    const code = `
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let active = true;
+      let contiguousErrors = 0;
+      export async function doNext(): Promise<void> {
+        try {
+          const job = await getJob();
+          contiguousErrors = 0;
+          if (!job && active) timer = setTimeout(() => doNext(), pollInterval);
+          else if (job) await run(job);
+        } catch (e) {
+          contiguousErrors++;
+          log(e, contiguousErrors);
+          if (active) timer = setTimeout(() => doNext(), pollInterval);
+        }
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+    expect(lint(code)).toEqual([]);
+  });
 });

@@ -135,6 +135,21 @@ export function refsSteppingCounter(hw: HandWritten, test: Node, region: Region)
   });
 }
 
+/**
+ * Stricter than refsSteppingCounter: a count with a known step on each call (`attempt++`,
+ * `n -= 1`) or passed on to the next call made from itself (`triesLeft - 1`); not a variable
+ * several writes set to unrelated values (`s = 0`, `s |= 2`), which is state, not a count.
+ */
+export function refsMovingCount(hw: HandWritten, test: Node, region: Region): boolean {
+  return refsCounter(hw, test, region, 0, (s) => {
+    if (s.step !== undefined) return s.step !== 0;
+    if (s.write || !s.next) return false;
+    let self = false;
+    walkExpression(s.next, (n) => { if (n.type === T.Identifier && hw.evaluator.variableOf(n) === s.variable) self = true; });
+    return self;
+  });
+}
+
 /** Loop tests that are about success, not a bound: `!done`, `!res.ok`, `true`. */
 function neutralTest(hw: HandWritten, test: Node, region: Region): boolean {
   let neutral = true;

@@ -14,7 +14,7 @@ import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { nodeAt } from '../node-lookup.js';
 import { initialValue, linearStep, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
-import { isCounter, refsCounter, refsSteppingCounter } from './bound.js';
+import { isCounter, refsCounter, refsMovingCount, refsSteppingCounter } from './bound.js';
 import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
 import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
@@ -42,23 +42,35 @@ export function recursionSite(hw: HandWritten, fn: Fn, guard: <R>(f: () => R | u
   if (!self && cycles.length === 0) return undefined;
   const name = self?.name ?? functionName(fn);
   if (name === undefined) return undefined;
-  const ways: { pos: number; read: () => RetrySite | undefined; poll?: () => boolean }[] = [];
+  const ways: { pos: number; read: (counted: boolean) => RetrySite | undefined; poll?: () => boolean }[] = [];
   for (const ref of self?.refs ?? []) {
-    ways.push({ pos: ref.range[0], read: () => selfCallSite(hw, fn, name, selfCall(hw, ref), self?.variable), poll: () => pollsOnSuccess(hw, fn, selfCall(hw, ref)) });
+    ways.push({ pos: ref.range[0], read: (counted) => selfCallSite(hw, fn, name, selfCall(hw, ref), self?.variable, counted), poll: () => pollsOnSuccess(hw, fn, selfCall(hw, ref)) });
   }
-  for (const c of cycles) ways.push({ pos: c.call.range[0], read: () => selfCallSite(hw, fn, name, cycleCall(hw, c), self?.variable ?? functionVariable(hw, fn)) });
+  for (const c of cycles) ways.push({ pos: c.call.range[0], read: (counted) => selfCallSite(hw, fn, name, cycleCall(hw, c), self?.variable ?? functionVariable(hw, fn), counted) });
   ways.sort((a, b) => a.pos - b.pos);
-  const sites: RetrySite[] = [];
+  let sites: RetrySite[] = [];
+  const retries: typeof ways = [];
   let polls = false;
   for (const w of ways) {
-    const s = guard(w.read);
-    if (s) sites.push(s);
-    else if (w.poll && guard(w.poll)) polls = true;
+    const s = guard(() => w.read(false));
+    if (s) {
+      sites.push(s);
+      retries.push(w);
+    } else if (w.poll && guard(w.poll)) polls = true;
     else return undefined;
   }
-  // Beside a poll, the calls again after a failure are a retry only when a counter bounds them
-  // (`triesLeft > 1`); a job that reschedules itself whatever happens is no retry.
-  if (polls && (sites.length === 0 || sites.some((s) => s.attempts.value === Infinity))) return undefined;
+  // Beside a poll, the calls again after a failure are a retry only when a count that moves on
+  // each call bounds them (`triesLeft - 1` tested by `triesLeft > 1`): a job that reschedules
+  // itself whatever happens (a worker's poll loop, the next item of a stack) is no retry.
+  if (polls) {
+    if (retries.length === 0) return undefined;
+    sites = [];
+    for (const w of retries) {
+      const s = guard(() => w.read(true));
+      if (!s) return undefined;
+      sites.push(s);
+    }
+  }
   return mergeSites(sites);
 }
 
@@ -218,7 +230,8 @@ interface FailurePath {
   readonly awaits: TSESTree.AwaitExpression[];
 }
 
-function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | undefined, variable: Variable | undefined): RetrySite | undefined {
+/** `counted`: the way back must test a count that moves by a step on each call (see recursionSite's polls). */
+function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | undefined, variable: Variable | undefined, counted = false): RetrySite | undefined {
   if (!found) return undefined;
   const { call, args, via } = found;
   if (args.some((a) => a.type === T.SpreadElement)) return undefined;
@@ -246,6 +259,7 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | un
     // A falsy result is a failure when a counter bounds the calls again (else it may be polling).
     if (!constraints.some((c) => refsCounter(hw, c.test, region))) return undefined;
   }
+  if (counted && !constraints.some((c) => refsMovingCount(hw, c.test, region))) return undefined;
   // A wait before the operation (`if (attempt) await sleep(ms)`, `sleep(d).then(() => op())`)
   // runs at the start of every call: it is the wait before the next attempt.
   const sleeps = [...path.sleeps, ...sleepsBefore(hw, fn, operation, path.sleeps)];
