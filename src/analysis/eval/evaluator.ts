@@ -32,12 +32,60 @@ export const STATUS_KEYS: ReadonlySet<string> = new Set(['status', 'statusCode',
 /** Members that lead from an error to the response (or its metadata) that carries the status. */
 const PASS_THROUGH_KEYS = new Set(['response', '$metadata', 'cause', 'res']);
 
+/** Evaluator.neverAFunction. */
+function neverAFunction(ev: Evaluator, node: TSESTree.Identifier | TSESTree.MemberExpression): boolean {
+  let root: Node = node;
+  while (root.type === T.MemberExpression) root = unwrap(root.object);
+  if (root.type === T.ThisExpression) return !knownThisField(ev.sourceCode, node);
+  if (root.type !== T.Identifier) return NEVER_FUNCTION.has(root.type);
+  // A name no declaration of the file could bind to a function settles it without a scope lookup.
+  if (!mayNameFunction(ev.sourceCode, root.name)) return true;
+  const variable = ev.variableOf(root);
+  if (!variable || variable.defs.length !== 1) return true;
+  const def = variable.defs[0]!;
+  if (def.type === 'FunctionName') return false;
+  if (def.type !== 'Variable') return true;
+  const declarator = def.node as TSESTree.VariableDeclarator;
+  if (!declarator.init) return true;
+  const init = unwrap(declarator.init).type;
+  if (NEVER_FUNCTION.has(init)) return true;
+  // `const x = { ... }` / `[ ... ]`: x itself is an object, not a function; `x.f` may be one.
+  return root === node && declarator.id === def.name && (init === T.ObjectExpression || init === T.ArrayExpression);
+}
+
+const functionNames = new WeakMap<object, Set<string> | null>();
+
+/**
+ * Whether some variable of the file of that name is declared once, as a function or a variable
+ * with an initialiser neverAFunction cannot rule out: a superset, by name, of the variables it
+ * evaluates. Built once per file from the scope analysis's variables (every name when there is none).
+ */
+function mayNameFunction(sourceCode: Readonly<TSESLint.SourceCode>, name: string): boolean {
+  let names = functionNames.get(sourceCode);
+  if (names === undefined) {
+    const scopes = (sourceCode.scopeManager as { scopes?: readonly Scope[] } | null | undefined)?.scopes;
+    names = null;
+    if (Array.isArray(scopes)) {
+      names = new Set();
+      for (const scope of scopes) {
+        for (const v of scope.variables) {
+          if (v.defs.length !== 1) continue;
+          const def = v.defs[0]!;
+          const init = def.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator).init : null;
+          if (def.type === 'FunctionName' || (init && !NEVER_FUNCTION.has(unwrap(init).type))) names.add(v.name);
+        }
+      }
+    }
+    functionNames.set(sourceCode, names);
+  }
+  return names === null || names.has(name);
+}
+
 export class Evaluator {
   private readonly staticCache = new WeakMap<Node, Value>();
   private readonly variables = new WeakMap<Node, Variable | null>();
   private steps = 0;
   private active = 0;
-  private functionNames: Set<string> | null | undefined;
 
   constructor(readonly sourceCode: Readonly<TSESLint.SourceCode>) {}
 
@@ -74,48 +122,7 @@ export class Evaluator {
    * check it against `evaluate` on every name of their files.
    */
   neverAFunction(node: TSESTree.Identifier | TSESTree.MemberExpression): boolean {
-    let root: Node = node;
-    while (root.type === T.MemberExpression) root = unwrap(root.object);
-    if (root.type === T.ThisExpression) return !knownThisField(this.sourceCode, node);
-    if (root.type !== T.Identifier) return NEVER_FUNCTION.has(root.type);
-    // A name no declaration of the file could bind to a function settles it without a scope lookup.
-    if (!this.mayNameFunction(root.name)) return true;
-    const variable = this.variableOf(root);
-    if (!variable || variable.defs.length !== 1) return true;
-    const def = variable.defs[0]!;
-    if (def.type === 'FunctionName') return false;
-    if (def.type !== 'Variable') return true;
-    const declarator = def.node as TSESTree.VariableDeclarator;
-    if (!declarator.init) return true;
-    const init = unwrap(declarator.init).type;
-    if (NEVER_FUNCTION.has(init)) return true;
-    // `const x = { ... }` / `[ ... ]`: x itself is an object, not a function; `x.f` may be one.
-    return root === node && declarator.id === def.name && (init === T.ObjectExpression || init === T.ArrayExpression);
-  }
-
-  /**
-   * Whether some variable of the file of that name is declared once, as a function or a variable
-   * with an initialiser neverAFunction cannot rule out: a superset, by name, of the variables it
-   * evaluates. Built on first use from the scope analysis's variables (every name when there is none).
-   */
-  private mayNameFunction(name: string): boolean {
-    if (this.functionNames === undefined) {
-      const scopes = (this.sourceCode.scopeManager as { scopes?: readonly Scope[] } | null | undefined)?.scopes;
-      let names: Set<string> | null = null;
-      if (Array.isArray(scopes)) {
-        names = new Set();
-        for (const scope of scopes) {
-          for (const v of scope.variables) {
-            if (v.defs.length !== 1) continue;
-            const def = v.defs[0]!;
-            const init = def.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator).init : null;
-            if (def.type === 'FunctionName' || (init && !NEVER_FUNCTION.has(unwrap(init).type))) names.add(v.name);
-          }
-        }
-      }
-      this.functionNames = names;
-    }
-    return this.functionNames === null || this.functionNames.has(name);
+    return neverAFunction(this, node);
   }
 
   /** The static value of an expression, from the code alone. */
