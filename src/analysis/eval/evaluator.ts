@@ -6,7 +6,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, type Scope, type Variable } from '../ast.js';
+import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall } from './calls.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
@@ -431,6 +431,7 @@ export class Evaluator {
       }
     }
     if (key === undefined) return UNKNOWN;
+    if (object === UNKNOWN && env.probe !== undefined && objectNode.type === T.Identifier && fieldWrittenPerAttempt(this.variableOf(objectNode), key, env)) return UNKNOWN;
     if (object === UNKNOWN && env.names) {
       const name = this.qualifiedName(node);
       return name ? { symbolic: name } : UNKNOWN;
@@ -484,6 +485,28 @@ function writtenPerAttempt(variable: Variable, env: Env): boolean {
     const p = id.parent;
     if (!r.isWrite() || r.init) return false;
     return p?.type === T.UpdateExpression || (p?.type === T.AssignmentExpression && p.left === id && !!env.varies?.(p.right, env));
+  });
+}
+
+/**
+ * Whether a field of a variable is moved from one attempt to the next (`state.backoff *= 2`,
+ * `state.backoff = Math.min(max, state.backoff * 2)`, `opts.tries++`): a probe stands for a scale
+ * that is the same on every attempt, not for such a field.
+ */
+function fieldWrittenPerAttempt(variable: Variable | undefined, key: string, env: Env): boolean {
+  if (!variable) return false;
+  return variable.references.some((r) => {
+    const member = (r.identifier as Node).parent;
+    if (member?.type !== T.MemberExpression || member.object !== r.identifier || member.computed || member.property.type !== T.Identifier || member.property.name !== key) return false;
+    const w = member.parent;
+    if (w?.type === T.UpdateExpression && w.argument === member) return true;
+    if (w?.type !== T.AssignmentExpression || w.left !== member) return false;
+    if (w.operator !== '=') return true;
+    let reads = false;
+    walkNodes(w.right, (n) => {
+      if (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier && n.property.name === key && unwrap(n.object).type === T.Identifier && (unwrap(n.object) as TSESTree.Identifier).name === variable.name) reads = true;
+    });
+    return reads || !!env.varies?.(w.right, env);
   });
 }
 

@@ -9,7 +9,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { cycleReferences, type CycleReference } from '../call-cycles.js';
 import { STATUS_KEYS } from '../eval/evaluator.js';
-import { parameterVariable } from '../eval/functions.js';
+import { localFunction, parameterVariable } from '../eval/functions.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { nodeAt } from '../node-lookup.js';
@@ -161,7 +161,7 @@ function selfCall(hw: HandWritten, ref: Node): Reentry | undefined {
   const parent = ref.parent;
   if (parent?.type !== T.CallExpression) return undefined;
   if (parent.callee === ref) return { ref, call: parent, args: parent.arguments as Node[], sleeps: [] };
-  if (parent.arguments[0] !== ref) return undefined;
+  if (parent.arguments[0] !== ref) return handedToTimer(hw, ref, parent);
   if (isGlobalTimeout(hw, parent)) {
     const ms = parent.arguments[1];
     return { ref, call: parent, args: parent.arguments.slice(2) as Node[], sleeps: [plainSleep(ms ?? parent, ms, parent)] };
@@ -173,7 +173,39 @@ function selfCall(hw: HandWritten, ref: Node): Reentry | undefined {
     const passed = resolvedValue(object);
     return { ref, call: parent, args: passed ? [passed] : [], sleeps: s ? [s] : [] };
   }
-  return undefined;
+  return handedToTimer(hw, ref, parent);
+}
+
+/**
+ * The way back through a local function the function is handed to, which re-arms it through a
+ * timer: `retryRequest(makeRequest, headers, n)` with
+ * `const retryRequest = (requestFn, headers, n) => setTimeout(requestFn, wait(n), headers, n + 1)`.
+ * The other function must hand its parameter to `setTimeout` as the only use of it, with no
+ * condition or failure of its own on the way; the timer's extra arguments are what the function
+ * receives next, read in the other function's parameters.
+ */
+function handedToTimer(hw: HandWritten, ref: Node, call: TSESTree.CallExpression): Reentry | undefined {
+  const k = call.arguments.indexOf(ref as TSESTree.CallExpressionArgument);
+  const callee = unwrap(call.callee);
+  if (k < 0 || callee.type !== T.Identifier || call.arguments.some((a) => a.type === T.SpreadElement)) return undefined;
+  const variable = hw.evaluator.variableOf(callee);
+  const g = variable && localFunction(variable);
+  const param = g?.params[k];
+  if (!g || !variable || param?.type !== T.Identifier || contains(g, ref)) return undefined;
+  const p = parameterVariable(hw.ctx.sourceCode, g, param);
+  const uses = p?.references.filter((r) => !r.init) ?? [];
+  if (uses.length !== 1 || uses[0]!.isWrite()) return undefined;
+  const id = uses[0]!.identifier as Node;
+  const timer = id.parent;
+  if (timer?.type !== T.CallExpression || timer.arguments[0] !== id || !isGlobalTimeout(hw, timer)) return undefined;
+  const path = failurePath(hw, g, timer, []);
+  if (!path || path.failure || path.constraints.length > 0 || path.predicates) return undefined;
+  const args = timer.arguments.slice(2) as Node[];
+  if (args.some((a) => a.type === T.SpreadElement)) return undefined;
+  const ms = timer.arguments[1];
+  const frame = { fn: g, args: call.arguments as Node[] };
+  const sleeps = [...path.sleeps, plainSleep(ms ?? timer, ms, timer)].map((s) => ({ ...s, frames: [frame, ...s.frames], pos: call.range[0] }));
+  return { ref, call, args, sleeps, via: { fn: g, name: variable.name, call }, opaque: path.opaque };
 }
 
 /**
@@ -347,7 +379,12 @@ function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sle
         const tryBlock = (p.parent as TSESTree.TryStatement).block;
         path.operation = operationOf(hw, collectAwaits(tryBlock), tryBlock, call);
       }
-    } else if (p.type === T.ArrowFunctionExpression || p.type === T.FunctionExpression) {
+    } else if (p.type === T.ArrowFunctionExpression || p.type === T.FunctionExpression || p.type === T.FunctionDeclaration) {
+      // `const scheduleRetry = () => setTimeout(() => retry(...), ms)`, called once in the function:
+      // the way up goes on from that call.
+      const hop = schedulingClosureCall(hw, fn, p);
+      if (hop) { p = hop; continue; }
+      if (p.type === T.FunctionDeclaration) continue;
       const go = callbackStep(hw, p, path, paramVar);
       if (go === 'stop') break;
       if (go === 'fail') return undefined;
@@ -356,10 +393,45 @@ function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sle
   return path;
 }
 
+/**
+ * The one call of a closure declared in the function that schedules the way back
+ * (`const scheduleRetry = () => { setTimeout(() => retry(next, n + 1), ms) }` called as
+ * `scheduleRetry()`): it takes no parameters, is never reassigned, and is called exactly once,
+ * inside the function and outside itself. Undefined for any other function.
+ */
+function schedulingClosureCall(hw: HandWritten, fn: Fn, g: Fn): TSESTree.CallExpression | undefined {
+  if (g.params.length > 0 || g === fn || !contains(fn, g)) return undefined;
+  const holder = g.type === T.FunctionDeclaration ? g : g.parent?.type === T.VariableDeclarator && g.parent.init === g ? g.parent : undefined;
+  if (!holder || (holder.type === T.VariableDeclarator && holder.id.type !== T.Identifier)) return undefined;
+  let variable: Variable | undefined;
+  try {
+    variable = hw.ctx.sourceCode.scopeManager?.getDeclaredVariables(holder)[0];
+  } catch {
+    return undefined;
+  }
+  if (!variable || variable.defs.length !== 1) return undefined;
+  const refs = variable.references.filter((r) => !r.init);
+  if (refs.length !== 1 || refs[0]!.isWrite()) return undefined;
+  const id = refs[0]!.identifier as Node;
+  const call = id.parent;
+  if (call?.type !== T.CallExpression || call.callee !== id || call.arguments.length > 0) return undefined;
+  return contains(fn, call) && !contains(g, call) ? call : undefined;
+}
+
 /** A callback between the self-call and the function: a promise handler, a timer, an error-first callback. */
 function callbackStep(hw: HandWritten, x: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression, path: FailurePath, paramVar: (p: Node | undefined, f: Fn) => Variable | undefined): 'go' | 'stop' | 'fail' {
   const c = x.parent;
   if (c?.type === T.NewExpression && unwrap(c.callee).type === T.Identifier && (unwrap(c.callee) as TSESTree.Identifier).name === 'Promise') return 'go';
+  const failureCall = failureCallbackOf(x);
+  if (failureCall) {
+    if (!path.failure) {
+      path.failure = 'promise';
+      const v = paramVar(x.params[0], x);
+      if (v) path.roots.add(v);
+      path.operation = failureCall;
+    }
+    return 'go';
+  }
   if (c?.type !== T.CallExpression) return path.failure ? 'stop' : 'fail';
   const m = methodName(c);
   const callee = unwrap(c.callee);
@@ -390,6 +462,21 @@ function callbackStep(hw: HandWritten, x: TSESTree.ArrowFunctionExpression | TSE
     return path.failure ? 'stop' : 'fail';
   }
   return 'go';
+}
+
+/** `onFailure`, `onError`, `onFail`: a property naming the callback a call makes when it fails. */
+const FAILURE_CALLBACK = /^on(?:Fail(?:ure|ed)?|Error|Reject(?:ed|ion)?)$/;
+
+/**
+ * The call a function is the failure callback of: `send(payload, { onSuccess, onFailure: () => ... })`,
+ * the value of a property named for a failure in an object passed straight to a call.
+ */
+function failureCallbackOf(x: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression): TSESTree.CallExpression | undefined {
+  const prop = x.parent;
+  if (prop?.type !== T.Property || prop.value !== x || prop.computed || prop.key.type !== T.Identifier || !FAILURE_CALLBACK.test(prop.key.name)) return undefined;
+  const object = prop.parent;
+  const call = object?.parent;
+  return call?.type === T.CallExpression && call.arguments.includes(object as TSESTree.ObjectExpression) ? call : undefined;
 }
 
 /**
@@ -568,6 +655,12 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
     const next: Node | undefined = args[i] ?? (p.type === T.AssignmentPattern ? p.right : undefined);
     const inner = v.references.filter((r) => r.isWrite() && !r.init && contains(fn, r.identifier as Node));
     const write = inner.length === 0 ? undefined : inner.length === 1 ? writeExpression(inner[0]!.identifier as Node) : 'multi';
+    // `state.backoff = state.backoff * 2` before the call again: an object passed on unchanged
+    // whose fields move between calls; what is read from it changes in a way not followed.
+    if (!write && writesMemberOf(fn, v)) {
+      vars.set(v, { variable: v, init: { expr: undefined, value: UNKNOWN }, write: 'multi', memo: new Map() });
+      return;
+    }
     const init = parameterStart(hw, p, i, external);
     const step = write ? undefined : next ? stepOfNext(next, v) : undefined;
     vars.set(v, { variable: v, init, write, next, nextFrame: frame, step, memo: new Map() });
@@ -593,6 +686,17 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
     });
   }
   return { kind: 'recursion', root: fn, vars, roots, errVar };
+}
+
+/** Whether the function assigns a field of the variable (`state.delay *= 2`, `opts.tries++`). */
+function writesMemberOf(fn: Fn, v: Variable): boolean {
+  return v.references.some((r) => {
+    const id = r.identifier as Node;
+    const member = id.parent;
+    if (member?.type !== T.MemberExpression || member.object !== id || !contains(fn, id)) return false;
+    const w = member.parent;
+    return (w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UpdateExpression && w.argument === member);
+  });
 }
 
 /**

@@ -164,10 +164,23 @@ function timerInExecutor(hw: HandWritten, executor: TSESTree.ArrowFunctionExpres
 /** `setTimeout(...)`, `globalThis.setTimeout(...)`: the global timer, not a local of that name. */
 export function isGlobalTimeout(hw: HandWritten, call: TSESTree.CallExpression): boolean {
   const callee = unwrap(call.callee);
-  if (callee.type === T.Identifier) return callee.name === 'setTimeout' && !hw.evaluator.shadowed(callee);
+  if (callee.type === T.Identifier) return callee.name === 'setTimeout' && (!hw.evaluator.shadowed(callee) || importedTimer(hw, callee));
   if (memberName(callee) !== 'setTimeout') return false;
   const object = unwrap((callee as TSESTree.MemberExpression).object);
   return object.type === T.Identifier && ['window', 'globalThis', 'global', 'self'].includes(object.name);
+}
+
+/**
+ * `import { setTimeout } from './tools/timer'` (a project's wrapper of the global, keeping its
+ * signature) or from `node:timers`; not `timers/promises`, whose `setTimeout(ms)` is a sleep.
+ */
+function importedTimer(hw: HandWritten, id: TSESTree.Identifier): boolean {
+  const def = hw.evaluator.variableOf(id)?.defs[0];
+  if (def?.type !== 'ImportBinding' || def.node.type !== T.ImportSpecifier) return false;
+  const imported = def.node.imported;
+  if ((imported.type === T.Identifier ? imported.name : imported.value) !== 'setTimeout') return false;
+  const source = (def.parent as TSESTree.ImportDeclaration | null)?.source.value;
+  return typeof source === 'string' && (source === 'timers' || source === 'node:timers' || /^\.\.?\//.test(source));
 }
 
 export function isSleepCall(hw: HandWritten, n: Node): boolean {

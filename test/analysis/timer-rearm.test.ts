@@ -1,0 +1,172 @@
+/**
+ * Retries written as a timer re-armed from a failure handler: the function re-arms itself (or its
+ * attempt) through `setTimeout` only on a failure path, reached through a local closure that
+ * schedules it, through a local function it is handed to, or from a named failure callback.
+ * Polling and periodic jobs that re-arm on success stay silent.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyse, lint } from '../helpers/model.js';
+
+const handWritten = (code: string) => analyse(code).filter((s) => s.library === 'hand-written');
+const rulesOf = (findings: { rule: string }[]) => findings.map((f) => f.rule).sort();
+
+const throughClosure = `
+  export function retrier(fn: () => Promise<unknown>, resolve: (v: unknown) => void, reject: (e: unknown) => void) {
+    const retry = (retryTime: number, retryCount = 0) => {
+      const shouldRetry = retryCount < 9;
+      const scheduleRetry = () => {
+        setTimeout(() => retry(retryTime * 2, retryCount + 1), retryTime);
+      };
+      fn().then(resolve).catch((e) => {
+        if (shouldRetry) scheduleRetry();
+        else reject(e);
+      });
+    };
+    retry(300);
+  }
+`;
+
+const throughTimerHelper = `
+  export function request(send: () => Promise<{ status: number }>, done: (r: unknown) => void) {
+    const retryRequest = (requestFn: typeof makeRequest, headers: object, retries: number) => {
+      return setTimeout(requestFn, 500, headers, retries + 1);
+    };
+    const makeRequest = (headers: object, numRetries: number): void => {
+      send()
+        .then((res) => done(res))
+        .catch((error) => {
+          if (numRetries < 2) return retryRequest(makeRequest, headers, numRetries);
+          return done(error);
+        });
+    };
+    makeRequest({}, 0);
+  }
+`;
+
+const fromFailureCallback = `
+  import { setTimeout } from './timer';
+  declare function send(p: unknown, h: { onSuccess: () => void; onFailure: () => void }): void;
+  export function scheduleRetry(state: { backoff: number; queue: unknown[] }) {
+    setTimeout(() => {
+      send(state.queue[0], {
+        onSuccess: () => { state.queue.shift(); },
+        onFailure: () => {
+          state.backoff = Math.min(60000, state.backoff * 2);
+          scheduleRetry(state);
+        },
+      });
+    }, state.backoff);
+  }
+`;
+
+describe('a timer re-armed from a failure handler', () => {
+  it('reads a self-call scheduled by a local closure as a recursion', () => {
+    const sites = handWritten(throughClosure);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ label: 'recursive retry()', attempts: 10 });
+  });
+
+  it('reads a function handed to a local function that re-arms it through setTimeout', () => {
+    const sites = handWritten(throughTimerHelper);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ label: 'makeRequest() through retryRequest()', attempts: 3, growth: 'constant' });
+  });
+
+  it('reads a self-call from a named failure callback, through an imported setTimeout', () => {
+    const sites = handWritten(fromFailureCallback);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ label: 'recursive scheduleRetry()', attempts: Infinity });
+    expect(rulesOf(lint(fromFailureCallback))).toContain('max-retry-attempts');
+  });
+});
+
+describe('look-alikes that re-arm on success stay silent', () => {
+  it('a periodic job re-armed through a local closure after each run', () => {
+    const code = `
+      export function poll(fn: () => Promise<unknown>) {
+        const tick = (ms: number) => {
+          const schedule = () => { setTimeout(() => tick(ms), ms); };
+          fn().then(() => schedule()).catch((e) => console.error(e));
+        };
+        tick(1000);
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('a closure that is also called outside the failure path is not a retry re-arm', () => {
+    const code = `
+      export function poll(fn: () => Promise<unknown>) {
+        const tick = (ms: number) => {
+          const schedule = () => { setTimeout(() => tick(ms), ms); };
+          fn().then(() => schedule()).catch(() => schedule());
+        };
+        tick(1000);
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+  });
+
+  it('a function handed to a timer helper on success (polling)', () => {
+    const code = `
+      export function watch(read: () => Promise<boolean>) {
+        const later = (f: typeof check, n: number) => setTimeout(f, 1000, n + 1);
+        const check = (n: number): void => {
+          read().then((done) => { if (!done) later(check, n); }).catch((e) => console.error(e));
+        };
+        check(0);
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('a timer helper that re-arms only under its own condition is not read through', () => {
+    const code = `
+      export function run(send: () => Promise<unknown>) {
+        const later = (f: typeof go, n: number) => { if (Math.random() > 0.5) setTimeout(f, 1000, n + 1); };
+        const go = (n: number): void => { send().catch(() => later(go, n)); };
+        go(0);
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+  });
+
+  it('a success callback that re-arms (a heartbeat) stays silent', () => {
+    const code = `
+      import { setTimeout } from './timer';
+      declare function send(p: unknown, h: { onSuccess: () => void; onFailure: () => void }): void;
+      export function heartbeat(state: { ms: number }) {
+        setTimeout(() => {
+          send('ping', { onSuccess: () => heartbeat(state), onFailure: () => console.warn('down') });
+        }, state.ms);
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+    expect(lint(code)).toEqual([]);
+  });
+
+  it('a re-arm from both the success and the failure callback is a periodic job', () => {
+    const code = `
+      import { setTimeout } from './timer';
+      declare function send(p: unknown, h: { onSuccess: () => void; onFailure: () => void }): void;
+      export function heartbeat(state: { ms: number }) {
+        setTimeout(() => {
+          send('ping', { onSuccess: () => heartbeat(state), onFailure: () => heartbeat(state) });
+        }, state.ms);
+      }
+    `;
+    expect(handWritten(code)).toHaveLength(0);
+  });
+
+  it('setTimeout from timers/promises is no callback timer', () => {
+    const code = `
+      import { setTimeout } from 'timers/promises';
+      export async function f(n: number): Promise<void> {
+        try { await fetch('/x'); } catch { await setTimeout(100); return f(n); }
+      }
+    `;
+    expect(() => analyse(code)).not.toThrow();
+  });
+});
