@@ -78,6 +78,39 @@ describe('a timer re-armed from a failure handler', () => {
     expect(sites[0]).toMatchObject({ label: 'recursive scheduleRetry()', attempts: Infinity });
     expect(rulesOf(lint(fromFailureCallback))).toContain('max-retry-attempts');
   });
+
+  it('reads a field of the state passed on, doubled on the failure path, as the wait (reset on success ignored)', () => {
+    const code = fromFailureCallback.replace('onSuccess: () => { state.queue.shift(); }', 'onSuccess: () => { state.queue.shift(); state.backoff = 1000; }');
+    const sites = handWritten(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ growth: 'exponential', multiplier: 2, jitter: false });
+    const rules = rulesOf(lint(code));
+    expect(rules).toContain('require-jitter');
+    expect(rules).not.toContain('require-exponential-backoff');
+  });
+
+  it('a field written two ways on the way back is a wait not known', () => {
+    const code = fromFailureCallback.replace('state.backoff = Math.min(60000, state.backoff * 2);', 'if (state.queue.length > 9) state.backoff = 100; state.backoff = state.backoff * 2;');
+    const sites = handWritten(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ growth: 'unknown' });
+    expect(rulesOf(lint(code))).not.toContain('require-exponential-backoff');
+  });
+
+  it('a field doubled on an object passed on as a copy is not read as a constant wait', () => {
+    const code = `
+      export function send(opts: { delay: number }, n: number): void {
+        fetch('/x').catch(() => {
+          opts.delay *= 2;
+          if (n < 3) setTimeout(() => send({ ...opts }, n + 1), opts.delay);
+        });
+      }
+    `;
+    const sites = handWritten(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]!.growth).not.toBe('constant');
+    expect(rulesOf(lint(code))).not.toContain('require-exponential-backoff');
+  });
 });
 
 describe('look-alikes that re-arm on success stay silent', () => {

@@ -67,6 +67,8 @@ export interface Env {
    * `env` is the environment of the read (this one, or one derived from it with a frame or flags).
    */
   lookup?(variable: Variable, id: TSESTree.Identifier, env: Env, depth: number): Value | typeof FREE;
+  /** A field this environment decides (`state.backoff`, moved once per attempt); FREE for the code's own. */
+  lookupField?(object: Variable, key: string, node: TSESTree.MemberExpression, env: Env): Value | typeof FREE;
   /** Whether an expression changes between attempts (for `uncapped`). */
   varies?(expr: Node, env: Env): boolean;
   /** The module and export an identifier or member is imported from (`crypto.randomInt`). */

@@ -411,6 +411,11 @@ export class Evaluator {
 
   private member(node: TSESTree.MemberExpression, env: Env, depth: number): Value {
     const objectNode = unwrap(node.object);
+    if (env.lookupField && !node.computed && node.property.type === T.Identifier && objectNode.type === T.Identifier) {
+      const variable = this.variableOf(objectNode);
+      const decided = variable ? env.lookupField(variable, node.property.name, node, env) : FREE;
+      if (decided !== FREE) return decided;
+    }
     if (!node.computed && node.property.type === T.Identifier && objectNode.type === T.Identifier && !this.shadowed(objectNode)) {
       const builtin = BUILTIN_CONSTANTS[`${objectNode.name}.${node.property.name}`];
       if (builtin !== undefined) return builtin;

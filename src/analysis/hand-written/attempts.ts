@@ -57,6 +57,8 @@ export interface Region {
   readonly root: Node;
   readonly loop?: Loop | undefined;
   readonly vars: Map<Variable, StateVariable>;
+  /** Fields of an object passed on from call to call and moved once per attempt (`state.backoff`), by object and key. */
+  readonly fields?: ReadonlyMap<Variable, ReadonlyMap<string, StateVariable>> | undefined;
   /** Error and response variables whose `.status`/`.ok` the environment substitutes. */
   readonly roots: Set<Variable>;
   /** The error-first callback parameter (`(err, res) => ...`) of a callback-style retry. */
@@ -97,6 +99,10 @@ export function attemptEnv(hw: HandWritten, region: Region, attempt: number, que
     flags: { random: false },
     ...question,
     lookup: (variable, id, env) => lookup(hw, variable, id, env as AttemptEnv),
+    lookupField: (object, key, node, env) => {
+      const state = (env as AttemptEnv).region.fields?.get(object)?.get(key);
+      return state ? valueAt(hw, state, env as AttemptEnv, executionPosition(node, (env as AttemptEnv).region)) : FREE;
+    },
     varies: (expr, env) => dependsOnAttempt(hw, expr, env as AttemptEnv),
     importOf: (node) => hw.ctx.imports.resolve(node),
   };

@@ -13,7 +13,7 @@ import { localFunction, parameterVariable } from '../eval/functions.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { nodeAt } from '../node-lookup.js';
-import { initialValue, linearStep, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
+import { initialValue, linearStep, regionWrite, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { isCounter, refsCounter, refsMovingCount, refsSteppingCounter } from './bound.js';
 import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
 import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
@@ -635,6 +635,7 @@ function stepThrough(hw: HandWritten, via: NonNullable<Reentry['via']>, next: No
 function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Variable | undefined, roots: Set<Variable>, errVar: Variable | undefined): Region {
   const { args, via } = found;
   const vars = new Map<Variable, StateVariable>();
+  const fields = new Map<Variable, Map<string, StateVariable>>();
   // Through a cycle, the next call's arguments are read in the other function's parameters.
   const frame = via ? { fn: via.fn, args: via.call.arguments as Node[] } : undefined;
   const stepOfNext = (next: Node, v: Variable) => (via ? stepThrough(hw, via, next, v) : linearStep(hw, next, v));
@@ -655,10 +656,23 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
     const next: Node | undefined = args[i] ?? (p.type === T.AssignmentPattern ? p.right : undefined);
     const inner = v.references.filter((r) => r.isWrite() && !r.init && contains(fn, r.identifier as Node));
     const write = inner.length === 0 ? undefined : inner.length === 1 ? writeExpression(inner[0]!.identifier as Node) : 'multi';
-    // `state.backoff = state.backoff * 2` before the call again: an object passed on unchanged
-    // whose fields move between calls; what is read from it changes in a way not followed.
-    if (!write && writesMemberOf(fn, v)) {
+    // `state.backoff = Math.min(max, state.backoff * 2)` before the call again: an object passed
+    // on whose fields move between calls. Passed on unchanged, each field written on the way to
+    // the call again is state of its own (its first value unknown); the object itself is unknown.
+    const moved = write ? undefined : fieldWrites(fn, v);
+    if (moved && moved.size > 0) {
       vars.set(v, { variable: v, init: { expr: undefined, value: UNKNOWN }, write: 'multi', memo: new Map() });
+      const passedOn = next && unwrap(next).type === T.Identifier && hw.evaluator.variableOf(unwrap(next) as TSESTree.Identifier) === v;
+      if (!passedOn || via) return;
+      const own = new Map<string, StateVariable>();
+      for (const [key, members] of moved) {
+        if (key === '') return;
+        const onTheWay = members.filter((m) => m.range[1] <= found.call.range[0] && contains(nearestFunction(m) ?? fn, found.call));
+        if (onTheWay.length === 0) continue;
+        const w = regionWrite(onTheWay, (n) => hw.ctx.sourceCode.getText(n));
+        own.set(key, { variable: v, init: { expr: undefined, value: UNKNOWN }, ...w, memo: new Map() });
+      }
+      fields.set(v, own);
       return;
     }
     const init = parameterStart(hw, p, i, external);
@@ -685,18 +699,32 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
       memo: new Map(),
     });
   }
-  return { kind: 'recursion', root: fn, vars, roots, errVar };
+  return { kind: 'recursion', root: fn, vars, roots, errVar, fields };
 }
 
-/** Whether the function assigns a field of the variable (`state.delay *= 2`, `opts.tries++`). */
-function writesMemberOf(fn: Fn, v: Variable): boolean {
-  return v.references.some((r) => {
+/** The fields of the variable the function assigns (`state.delay *= 2`, `opts.tries++`), each with the members written. */
+function fieldWrites(fn: Fn, v: Variable): Map<string, TSESTree.MemberExpression[]> {
+  const out = new Map<string, TSESTree.MemberExpression[]>();
+  for (const r of v.references) {
     const id = r.identifier as Node;
     const member = id.parent;
-    if (member?.type !== T.MemberExpression || member.object !== id || !contains(fn, id)) return false;
+    if (member?.type !== T.MemberExpression || member.object !== id || !contains(fn, id)) continue;
     const w = member.parent;
-    return (w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UpdateExpression && w.argument === member);
-  });
+    if (!((w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UpdateExpression && w.argument === member))) continue;
+    // A computed field (`state[key] = ...`) may be any: the object moves, no field is read as state.
+    if (member.computed || member.property.type !== T.Identifier) return new Map([['', [member]]]);
+    const key = member.property.name;
+    out.set(key, [...(out.get(key) ?? []), member]);
+  }
+  return out;
+}
+
+/** The function a node is in. */
+function nearestFunction(n: Node): Fn | undefined {
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type === T.ArrowFunctionExpression || p.type === T.FunctionExpression || p.type === T.FunctionDeclaration) return p;
+  }
+  return undefined;
 }
 
 /**
