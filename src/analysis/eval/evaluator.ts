@@ -411,11 +411,8 @@ export class Evaluator {
 
   private member(node: TSESTree.MemberExpression, env: Env, depth: number): Value {
     const objectNode = unwrap(node.object);
-    if (env.lookupField && !node.computed && node.property.type === T.Identifier && objectNode.type === T.Identifier) {
-      const variable = this.variableOf(objectNode);
-      const decided = variable ? env.lookupField(variable, node.property.name, node, env) : FREE;
-      if (decided !== FREE) return decided;
-    }
+    const decided = decidedField(this, node, objectNode, env);
+    if (decided !== FREE) return decided;
     if (!node.computed && node.property.type === T.Identifier && objectNode.type === T.Identifier && !this.shadowed(objectNode)) {
       const builtin = BUILTIN_CONSTANTS[`${objectNode.name}.${node.property.name}`];
       if (builtin !== undefined) return builtin;
@@ -491,6 +488,13 @@ function writtenPerAttempt(variable: Variable, env: Env): boolean {
     if (!r.isWrite() || r.init) return false;
     return p?.type === T.UpdateExpression || (p?.type === T.AssignmentExpression && p.left === id && !!env.varies?.(p.right, env));
   });
+}
+
+/** A field the environment decides (`state.backoff` moved once per attempt); FREE otherwise. */
+function decidedField(ev: Evaluator, node: TSESTree.MemberExpression, objectNode: Node, env: Env): Value | typeof FREE {
+  if (!env.lookupField || node.computed || node.property.type !== T.Identifier || objectNode.type !== T.Identifier) return FREE;
+  const variable = ev.variableOf(objectNode);
+  return variable ? env.lookupField(variable, node.property.name, node, env) : FREE;
 }
 
 /**

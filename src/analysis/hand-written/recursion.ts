@@ -18,6 +18,7 @@ import { isCounter, refsCounter, refsMovingCount, refsSteppingCounter } from './
 import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
 import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
+import { failureCallbackOf, fieldWrites, nearestFunction, schedulingClosureCall } from './rearm.js';
 import { guardOf, operationOf } from './loops.js';
 import { buildSite, mergeSites, type Constraint, type Shape } from './site.js';
 import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, readsFailure, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
@@ -393,31 +394,6 @@ function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sle
   return path;
 }
 
-/**
- * The one call of a closure declared in the function that schedules the way back
- * (`const scheduleRetry = () => { setTimeout(() => retry(next, n + 1), ms) }` called as
- * `scheduleRetry()`): it takes no parameters, is never reassigned, and is called exactly once,
- * inside the function and outside itself. Undefined for any other function.
- */
-function schedulingClosureCall(hw: HandWritten, fn: Fn, g: Fn): TSESTree.CallExpression | undefined {
-  if (g.params.length > 0 || g === fn || !contains(fn, g)) return undefined;
-  const holder = g.type === T.FunctionDeclaration ? g : g.parent?.type === T.VariableDeclarator && g.parent.init === g ? g.parent : undefined;
-  if (!holder || (holder.type === T.VariableDeclarator && holder.id.type !== T.Identifier)) return undefined;
-  let variable: Variable | undefined;
-  try {
-    variable = hw.ctx.sourceCode.scopeManager?.getDeclaredVariables(holder)[0];
-  } catch {
-    return undefined;
-  }
-  if (!variable || variable.defs.length !== 1) return undefined;
-  const refs = variable.references.filter((r) => !r.init);
-  if (refs.length !== 1 || refs[0]!.isWrite()) return undefined;
-  const id = refs[0]!.identifier as Node;
-  const call = id.parent;
-  if (call?.type !== T.CallExpression || call.callee !== id || call.arguments.length > 0) return undefined;
-  return contains(fn, call) && !contains(g, call) ? call : undefined;
-}
-
 /** A callback between the self-call and the function: a promise handler, a timer, an error-first callback. */
 function callbackStep(hw: HandWritten, x: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression, path: FailurePath, paramVar: (p: Node | undefined, f: Fn) => Variable | undefined): 'go' | 'stop' | 'fail' {
   const c = x.parent;
@@ -462,21 +438,6 @@ function callbackStep(hw: HandWritten, x: TSESTree.ArrowFunctionExpression | TSE
     return path.failure ? 'stop' : 'fail';
   }
   return 'go';
-}
-
-/** `onFailure`, `onError`, `onFail`: a property naming the callback a call makes when it fails. */
-const FAILURE_CALLBACK = /^on(?:Fail(?:ure|ed)?|Error|Reject(?:ed|ion)?)$/;
-
-/**
- * The call a function is the failure callback of: `send(payload, { onSuccess, onFailure: () => ... })`,
- * the value of a property named for a failure in an object passed straight to a call.
- */
-function failureCallbackOf(x: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression): TSESTree.CallExpression | undefined {
-  const prop = x.parent;
-  if (prop?.type !== T.Property || prop.value !== x || prop.computed || prop.key.type !== T.Identifier || !FAILURE_CALLBACK.test(prop.key.name)) return undefined;
-  const object = prop.parent;
-  const call = object?.parent;
-  return call?.type === T.CallExpression && call.arguments.includes(object as TSESTree.ObjectExpression) ? call : undefined;
 }
 
 /**
@@ -700,31 +661,6 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
     });
   }
   return { kind: 'recursion', root: fn, vars, roots, errVar, fields };
-}
-
-/** The fields of the variable the function assigns (`state.delay *= 2`, `opts.tries++`), each with the members written. */
-function fieldWrites(fn: Fn, v: Variable): Map<string, TSESTree.MemberExpression[]> {
-  const out = new Map<string, TSESTree.MemberExpression[]>();
-  for (const r of v.references) {
-    const id = r.identifier as Node;
-    const member = id.parent;
-    if (member?.type !== T.MemberExpression || member.object !== id || !contains(fn, id)) continue;
-    const w = member.parent;
-    if (!((w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UpdateExpression && w.argument === member))) continue;
-    // A computed field (`state[key] = ...`) may be any: the object moves, no field is read as state.
-    if (member.computed || member.property.type !== T.Identifier) return new Map([['', [member]]]);
-    const key = member.property.name;
-    out.set(key, [...(out.get(key) ?? []), member]);
-  }
-  return out;
-}
-
-/** The function a node is in. */
-function nearestFunction(n: Node): Fn | undefined {
-  for (let p = n.parent; p; p = p.parent) {
-    if (p.type === T.ArrowFunctionExpression || p.type === T.FunctionExpression || p.type === T.FunctionDeclaration) return p;
-  }
-  return undefined;
 }
 
 /**
