@@ -66,6 +66,35 @@ describe('a timer re-armed from a failure handler', () => {
     expect(sites[0]).toMatchObject({ label: 'recursive retry()', attempts: 10 });
   });
 
+  it('reads a retrier shaped like kafkajs createRetriable: closure state, randomised doubling wait, a bail flag', () => {
+    const code = `
+      const RETRIES = 5;
+      const randomFrom = (t: number) => Math.ceil(t * 0.8 + Math.random() * t * 0.4);
+      export const createRetriable = (resolve: (v: unknown) => void, reject: (e: unknown) => void, fn: (bail: () => void) => Promise<unknown>) => {
+        let aborted = false;
+        const bail = () => { aborted = true; };
+        const retry = (retryTime: number, retryCount = 0) => {
+          if (aborted) return;
+          const nextRetryTime = Math.min(randomFrom(retryTime) * 2, 30000);
+          const shouldRetry = retryCount < RETRIES;
+          const scheduleRetry = () => {
+            setTimeout(() => retry(nextRetryTime, retryCount + 1), retryTime);
+          };
+          fn(bail).then(resolve).catch((e) => {
+            if (shouldRetry) scheduleRetry();
+            else reject(e);
+          });
+        };
+        return retry;
+      };
+    `;
+    const sites = handWritten(code);
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ label: 'recursive retry()', attempts: 6 });
+    expect(rulesOf(lint(code))).toContain('max-retry-attempts');
+    expect(rulesOf(lint(code))).not.toContain('require-jitter');
+  });
+
   it('reads a function handed to a local function that re-arms it through setTimeout', () => {
     const sites = handWritten(throughTimerHelper);
     expect(sites).toHaveLength(1);
