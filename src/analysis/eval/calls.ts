@@ -99,7 +99,11 @@ function math(ev: Evaluator, name: string, args: readonly Node[], env: Env, dept
   const f = MATH[name];
   if (!f) return UNKNOWN;
   const values = args.map((a) => toInterval(ev.eval(a, env, depth)));
-  if (values.some((v) => !v)) return UNKNOWN;
+  if (values.some((v) => !v)) {
+    // `Math.min(retryAfter * 1000, MAX_DELAY)`: whatever the unknown side is, the result is at most the known one.
+    const known = values.filter((v): v is NonNullable<typeof v> => !!v);
+    return name === 'min' && !env.uncapped && known.length > 0 ? range(-Infinity, Math.min(...known.map((v) => v.hi))) : UNKNOWN;
+  }
   return f(values as { lo: number; hi: number }[]);
 }
 

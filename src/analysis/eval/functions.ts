@@ -54,25 +54,31 @@ export function returnOf(fn: Fn): Returned | undefined {
   return returnOfStatements(fn.body.body, 0);
 }
 
-function returnOfStatements(body: readonly TSESTree.Statement[], from: number): Returned | undefined {
+/**
+ * `after`: what is returned when these statements end without a return (the statements after the
+ * enclosing `if`, whose branch fell through): `if (h) { if (n > 0) return n; } return d;`.
+ */
+function returnOfStatements(body: readonly TSESTree.Statement[], from: number, after?: () => Returned | undefined, depth = 0): Returned | undefined {
+  if (depth > 8) return undefined;
   for (let j = from; j < body.length; j++) {
     const s = body[j]!;
     // Declarations, and statements done for their effect (`flags.refreshed = true`, a log line), do not change what is returned.
     if (s.type === T.VariableDeclaration || s.type === T.ExpressionStatement) continue;
     if (s.type === T.ReturnStatement) return s.argument ? { expr: s.argument } : undefined;
     if (s.type === T.IfStatement) {
-      const then = returnOfStatement(s.consequent);
+      const next = () => returnOfStatements(body, j + 1, after, depth + 1);
+      const then = returnOfStatement(s.consequent, next, depth + 1);
       if (!then) return undefined;
-      const rest = s.alternate ? returnOfStatement(s.alternate) : returnOfStatements(body, j + 1);
+      const rest = s.alternate ? returnOfStatement(s.alternate, next, depth + 1) : next();
       return rest ? { test: s.test, then, else: rest } : undefined;
     }
     return undefined;
   }
-  return undefined;
+  return after?.();
 }
 
-function returnOfStatement(s: TSESTree.Statement): Returned | undefined {
-  return returnOfStatements(s.type === T.BlockStatement ? s.body : [s], 0);
+function returnOfStatement(s: TSESTree.Statement, after?: () => Returned | undefined, depth = 0): Returned | undefined {
+  return returnOfStatements(s.type === T.BlockStatement ? s.body : [s], 0, after, depth);
 }
 
 /** The value returned: the branch the test decides, or the hull of both numbers. */

@@ -44,6 +44,12 @@ export interface StateVariable {
   readonly step?: number | undefined;
   /** Values per attempt, per kind of question (status, probe, ...). */
   readonly memo: Map<string, AttemptValues>;
+  /**
+   * A count kept on an object that outlives the attempt (an axios interceptor's `config.attempts`):
+   * the variable is `init.expr` read with `carrier.variable`'s `key` set to what `write` stored
+   * in the attempt before (undefined at the first).
+   */
+  readonly carrier?: { readonly variable: Variable; readonly key: string; readonly write: Node } | undefined;
 }
 
 interface AttemptValues {
@@ -216,7 +222,11 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
     if (j in memo.values) continue;
     const flags: Flags = { random: false };
     let v: Value;
-    if (j === 1) {
+    if (state.carrier && state.init.expr) {
+      const previous: AttemptEnv = { ...env, attempt: j - 1, flags };
+      const stored = j === 1 ? undefined : hw.evaluator.evaluateFresh(state.carrier.write, previous);
+      v = hw.evaluator.evaluateFresh(state.init.expr, carried({ ...env, attempt: j, flags }, state.carrier, stored));
+    } else if (j === 1) {
       const init = state.init;
       if ('value' in init) v = init.value === UNKNOWN && env.probe !== undefined ? env.probe : (init.value as Value);
       else if (init.expr) v = hw.evaluator.evaluateFresh(init.expr, { ...env, attempt: 0, flags } as AttemptEnv);
@@ -234,6 +244,13 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
   }
   seen(memo);
   return memo.values[k] as Value;
+}
+
+/** An environment in which the carrier object holds `stored` under its key (and nothing else known). */
+function carried(env: AttemptEnv, carrier: NonNullable<StateVariable['carrier']>, stored: Value): AttemptEnv {
+  const outer = env.lookup;
+  const object: Value = { properties: new Map([[carrier.key, stored as DataValue]]), open: true };
+  return { ...env, lookup: (variable, id, e, depth) => (variable === carrier.variable ? object : outer ? outer(variable, id, e, depth) : FREE) };
 }
 
 /** The value after a write (`x++`, `x *= 2`, `x = f(x)`); its right-hand side reads the value before it. */

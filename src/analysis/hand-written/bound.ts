@@ -94,6 +94,7 @@ function hasEquality(test: Node): boolean {
 /** A variable that counts attempts or accumulates (`attempt++`, `delay *= 2`, `retries - 1` passed on). */
 export function isCounter(hw: HandWritten, state: StateVariable): boolean {
   if (state.step !== undefined) return state.step !== 0;
+  if (state.carrier) return true;
   if (state.next) return true;
   const w = state.write;
   if (!w) return false;

@@ -58,6 +58,8 @@ export function isFilterCondition(hw: HandWritten, test: Node, region: Region, d
       if (!bareTruthiness(n) || region.results?.has(v)) hit = true;
       return;
     }
+    // A count kept on the request's config (`config.retryCount`) reads the config, not the failure.
+    if (region.vars.get(v)?.carrier) return;
     const init = depth < 4 ? constInitializer(v) : undefined;
     if (init && contains(region.root, init) && isFilterCondition(hw, init, region, depth + 1)) hit = true;
   });

@@ -23,6 +23,7 @@ import { catchClauses, nodesAtWord } from '../node-lookup.js';
 import type { HandWritten } from './attempts.js';
 import { nearestLoop } from './control-flow.js';
 import type { BoundCall } from './helper-call.js';
+import { interceptorSites } from './interceptors.js';
 import { loopSite } from './loops.js';
 import { recursionSite } from './recursion.js';
 
@@ -70,6 +71,9 @@ export function findHandWrittenSites(ctx: AnalysisContext, bound?: BoundCall): R
     if (within && !contains(within, fn)) continue;
     const s = recursionSite(hw, fn, guard);
     if (s) sites.push(s);
+  }
+  for (const s of interceptorSites(hw, guard)) {
+    if (!within || contains(within, s.node)) sites.push(s);
   }
   return sites.sort((x, y) => x.node.range[0] - y.node.range[0]);
 }

@@ -326,9 +326,21 @@ function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: ()
     if (filters.length === 0) continue;
     if (!retriesFailuresOnly(hw, r, filters)) continue;
     const sleeps = loopSleeps(hw, scan, () => false, operation, roots);
-    return { region: r, operation, constraints, throwGuards: [], sleeps, opPos };
+    return { region: r, operation, constraints, throwGuards: [], sleeps, opPos, firstCallBefore: calledBefore(hw, v, loop, operation) };
   }
   return undefined;
+}
+
+/** Whether the response variable starts as the result of the same call, made before the loop (`let res = await op()`). */
+function calledBefore(hw: HandWritten, v: Variable, loop: Loop, operation: Node): boolean {
+  const def = v.defs.length === 1 ? v.defs[0] : undefined;
+  const d = def?.node;
+  if (def?.type !== 'Variable' || d?.type !== T.VariableDeclarator || !d.init || d.range[1] > loop.range[0]) return false;
+  const init = unwrap(d.init);
+  if (init.type !== T.AwaitExpression || operation.type !== T.CallExpression) return false;
+  const first = chainRoot(init.argument);
+  const text = (n: Node) => hw.ctx.sourceCode.getText(n).replace(/\s+/g, '');
+  return first.type === T.CallExpression && text(first) === text(operation);
 }
 
 /** The loop's own test and the guards of its ifs, read around one candidate operation. */

@@ -33,6 +33,11 @@ export interface Shape {
   readonly sleeps: Sleep[];
   /** Execution position of the operation (sleeps before it wait for the next attempt). */
   readonly opPos: number;
+  /**
+   * The first call is made before the loop (`let res = await op(); for (...) { ...; res = await op() }`):
+   * each pass of the loop is a retry, so the calls are the passes plus one.
+   */
+  readonly firstCallBefore?: boolean | undefined;
 }
 
 /** Whether a constraint holds after attempt `attempt` failed (UNKNOWN when it cannot be read). */
@@ -55,7 +60,8 @@ function switchHolds(hw: HandWritten, discriminant: Node, cases: NonNullable<Con
 }
 
 export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {
-  const attempts = totalAttempts(hw, shape);
+  const passes = totalAttempts(hw, shape);
+  const attempts = shape.firstCallBefore && typeof passes.value === 'number' ? { ...passes, value: passes.value + 1 } : passes;
   const { delay, jitter } = waitSchedule(hw, shape, attempts.value);
   const built = site({
     library: 'hand-written',
