@@ -6,7 +6,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, lookupProperty, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
+import { constInitializer, findVariable, lookupProperty, memberName, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall } from './calls.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
@@ -439,6 +439,8 @@ export class Evaluator {
       return name ? { symbolic: name } : UNKNOWN;
     }
     if (isSymbolic(object)) return env.names ? (enumMember(this, object, key, objectNode) ?? { symbolic: `${object.symbolic}.${key}` }) : UNKNOWN;
+    // node's `response.message.statusCode`: the response's status under `message` (not an error's text).
+    if (object === RESPONSE && key === 'message' && node.parent?.type === T.MemberExpression && node.parent.object === node && STATUS_KEYS.has(memberName(node.parent) ?? '')) return RESPONSE;
     return this.memberOf(object, key, env, depth);
   }
 

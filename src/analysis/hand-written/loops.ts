@@ -5,7 +5,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, contains, isFunctionNode, isLoopNode, unwrap, walk, type Loop, type Variable } from '../ast.js';
+import { constInitializer, contains, isFunctionNode, isLoopNode, memberName, unwrap, walk, type Loop, type Variable } from '../ast.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { executionPosition, initialValue, regionWrite, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
@@ -309,7 +309,9 @@ export function operationOf(hw: HandWritten, awaits: readonly TSESTree.AwaitExpr
 function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: () => Region): Shape | undefined {
   const candidates = new Map<Variable, Node>();
   for (const m of scan.statusMembers) {
-    const obj = unwrap(m.object);
+    // `res.status`, or node's `response.message.statusCode` (an IncomingMessage under `message`).
+    const held = unwrap(m.object);
+    const obj = held.type === T.MemberExpression && !held.computed && memberName(held) === 'message' ? unwrap(held.object) : held;
     if (obj.type !== T.Identifier) continue;
     const v = hw.evaluator.variableOf(obj);
     if (!v || candidates.has(v)) continue;

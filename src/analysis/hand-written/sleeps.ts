@@ -122,14 +122,37 @@ function sleepInBody(hw: HandWritten, fn: Fn, depth: number): Sleep | undefined 
   if (!body) return undefined;
   if (body.type !== T.BlockStatement) return sleepOf(hw, body, depth + 1);
   const statements = body.body.filter((s) => s.type !== T.VariableDeclaration);
-  if (statements.length !== 1) return undefined;
-  const only = statements[0]!;
+  // `retryNumber = Math.min(CEILING, retryNumber)` first: the parameter is read as reassigned.
+  const reassigned = parameterReassignments(fn, statements.slice(0, -1));
+  if (!reassigned) return undefined;
+  const only = statements[statements.length - 1];
+  if (!only) return undefined;
   let e: Node | null | undefined;
   if (only.type === T.ReturnStatement) e = only.argument;
   else if (only.type === T.ExpressionStatement) e = only.expression;
   if (!e) return undefined;
   const inner = unwrap(e);
-  return sleepOf(hw, inner.type === T.AwaitExpression ? inner.argument : inner, depth + 1);
+  const found = sleepOf(hw, inner.type === T.AwaitExpression ? inner.argument : inner, depth + 1);
+  if (!found || reassigned.size === 0) return found;
+  // A second frame of the same function binds each reassigned parameter to its new value, read in the first.
+  const args = fn.params.map((p) => {
+    const id = p.type === T.AssignmentPattern ? p.left : p;
+    return (id.type === T.Identifier && reassigned.get(id.name)) || (id as Node);
+  });
+  return { ...found, frames: [{ fn, args }, ...found.frames] };
+}
+
+/** `p = expr` statements, each assigning a distinct parameter of `fn` once; undefined when another statement is among them. */
+function parameterReassignments(fn: Fn, statements: readonly TSESTree.Statement[]): Map<string, Node> | undefined {
+  const names = new Set(fn.params.map((p) => (p.type === T.AssignmentPattern ? p.left : p)).filter((p): p is TSESTree.Identifier => p.type === T.Identifier).map((p) => p.name));
+  const out = new Map<string, Node>();
+  for (const st of statements) {
+    const a = st.type === T.ExpressionStatement ? unwrap(st.expression) : undefined;
+    if (a?.type !== T.AssignmentExpression || a.operator !== '=' || a.left.type !== T.Identifier) return undefined;
+    if (!names.has(a.left.name) || out.has(a.left.name)) return undefined;
+    out.set(a.left.name, a.right);
+  }
+  return out;
 }
 
 /** `resolve => setTimeout(resolve, ms)` / `(r) => { setTimeout(() => r(), ms); }` */
