@@ -81,6 +81,12 @@ function mayNameFunction(sourceCode: Readonly<TSESLint.SourceCode>, name: string
   return names === null || names.has(name);
 }
 
+/** node's `response.message.statusCode`: the response's status under `message` (not an error's text). */
+function statusUnder(node: TSESTree.MemberExpression): boolean {
+  const p = node.parent;
+  return p?.type === T.MemberExpression && p.object === node && STATUS_KEYS.has(memberName(p) ?? '');
+}
+
 export class Evaluator {
   private readonly staticCache = new WeakMap<Node, Value>();
   private readonly variables = new WeakMap<Node, Variable | null>();
@@ -439,8 +445,7 @@ export class Evaluator {
       return name ? { symbolic: name } : UNKNOWN;
     }
     if (isSymbolic(object)) return env.names ? (enumMember(this, object, key, objectNode) ?? { symbolic: `${object.symbolic}.${key}` }) : UNKNOWN;
-    // node's `response.message.statusCode`: the response's status under `message` (not an error's text).
-    if (object === RESPONSE && key === 'message' && node.parent?.type === T.MemberExpression && node.parent.object === node && STATUS_KEYS.has(memberName(node.parent) ?? '')) return RESPONSE;
+    if (object === RESPONSE && key === 'message' && statusUnder(node)) return RESPONSE;
     return this.memberOf(object, key, env, depth);
   }
 
