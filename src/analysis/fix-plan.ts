@@ -359,3 +359,14 @@ export function functionSchedule(spec: {
     },
   };
 }
+
+/** A duration for a message: `800 ms`, `4.5 s`, `17.1 min`, `2 h`; `forever` for Infinity. */
+export function formatDuration(ms: number): string {
+  if (ms === Infinity) return 'forever';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 120) return `${Number(s.toFixed(1))} s`;
+  const min = s / 60;
+  if (min < 120) return `${Number(min.toFixed(1))} min`;
+  return `${Number((min / 60).toFixed(1))} h`;
+}

@@ -1,5 +1,5 @@
 import { getRetryModel } from '../analysis/index.js';
-import { formatWaits, scheduleWaits } from '../analysis/fix-plan.js';
+import { formatDuration, formatWaits, scheduleWaits } from '../analysis/fix-plan.js';
 import { describeEdits, disableSuggestion, scheduleSuggestion } from '../analysis/fixes.js';
 import { worstCaseDurationMs, worstCaseWithLayers } from '../analysis/schedule.js';
 import type { RetrySite } from '../analysis/model.js';
@@ -96,12 +96,3 @@ function timeoutText(timeout: unknown, attempts: number): string {
   return typeof timeout === 'number' && timeout > 0 ? `, plus ${attempts} x ${formatDuration(timeout)} attempt timeouts` : '';
 }
 
-export function formatDuration(ms: number): string {
-  if (ms === Infinity) return 'forever';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 120) return `${Number(s.toFixed(1))} s`;
-  const min = s / 60;
-  if (min < 120) return `${Number(min.toFixed(1))} min`;
-  return `${Number((min / 60).toFixed(1))} h`;
-}

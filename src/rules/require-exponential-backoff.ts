@@ -1,7 +1,6 @@
 import { getRetryModel } from '../analysis/index.js';
 import { fallingWaits, singleWait } from '../analysis/schedule.js';
-import { formatWaits } from '../analysis/fix-plan.js';
-import { formatDuration } from './max-retry-duration.js';
+import { formatDuration, formatWaits } from '../analysis/fix-plan.js';
 import { describeEdits, scheduleSuggestion } from '../analysis/fixes.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { createRule } from '../util/create-rule.js';

@@ -104,23 +104,36 @@ describe('a recursion that retries after a failure and polls on success', () => 
     expect(lint(code)).toEqual([]);
   });
 
-  it('leaves a worker\'s poll loop alone: after an error it polls again on the same interval, with no count', () => {
+  it('leaves a worker\'s poll loop alone: after an error it polls again on the same interval, with no count (graphile-worker\'s doNext)', () => {
     const code = `
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let timer: ReturnType<typeof setTimeout> | null = null;
       let active = true;
       let contiguousErrors = 0;
-      export async function doNext(): Promise<void> {
+      const doNext = async (first = false): Promise<void> => {
+        let job;
         try {
-          const job = await getJob();
-          contiguousErrors = 0;
-          if (!job && active) timer = setTimeout(() => doNext(), pollInterval);
-          else if (job) await run(job);
-        } catch (e) {
-          contiguousErrors++;
-          log(e, contiguousErrors);
-          if (active) timer = setTimeout(() => doNext(), pollInterval);
+          job = await getJob(first);
+        } catch (err) {
+          if (continuous) {
+            contiguousErrors++;
+            log(err, contiguousErrors);
+            if (active) timer = setTimeout(() => doNext(), pollInterval);
+            return;
+          }
+          throw err;
         }
-      }
+        contiguousErrors = 0;
+        if (!job) {
+          if (continuous && active) {
+            if (again) doNext();
+            else timer = setTimeout(() => doNext(), pollInterval);
+          }
+          return;
+        }
+        await run(job);
+        doNext();
+      };
+      doNext(true);
     `;
     expect(handWritten(code)).toHaveLength(0);
     expect(lint(code)).toEqual([]);

@@ -1,4 +1,5 @@
-import rule, { formatDuration } from '../../src/rules/max-retry-duration.js';
+import rule from '../../src/rules/max-retry-duration.js';
+import { formatDuration } from '../../src/analysis/fix-plan.js';
 import { run } from '../helpers/rule-tester.js';
 import { twoPathLoop } from '../helpers/loops.js';
 import { describe, expect, it } from 'vitest';

@@ -110,15 +110,9 @@ export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>
   if (!fn || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return false;
   const index = fn.params.indexOf(param as TSESTree.Parameter);
   if (index < 0) return false;
-  const variable = functionVariable(sourceCode, fn);
-  if (!variable) return false;
-  for (const ref of variable.references) {
-    if (ref.init) continue;
-    const id = ref.identifier as Node;
-    const call = id.parent;
-    if (call?.type !== T.CallExpression || call.callee !== id) return false;
-    if (call.arguments.slice(0, index + 1).some((a) => a.type === T.SpreadElement)) return false;
-    const arg = call.arguments[index];
+  const args = argumentsOfEveryCall(sourceCode, fn, index);
+  if (!args) return false;
+  for (const arg of args) {
     if (!arg) continue;
     const object = unwrap(arg);
     if (object.type !== T.ObjectExpression) return false;
@@ -130,8 +124,28 @@ export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>
   return true;
 }
 
+/**
+ * What each call of a local, unexported function passes at one parameter position (undefined where
+ * a call passes nothing there); undefined when the function is exported, used other than as the
+ * callee of a call, or a spread comes before that position: then a caller may pass anything.
+ */
+export function argumentsOfEveryCall(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, index: number): (Node | undefined)[] | undefined {
+  const variable = functionVariable(sourceCode, fn);
+  if (!variable) return undefined;
+  const out: (Node | undefined)[] = [];
+  for (const ref of variable.references) {
+    if (ref.init) continue;
+    const id = ref.identifier as Node;
+    const call = id.parent;
+    if (call?.type !== T.CallExpression || call.callee !== id) return undefined;
+    if (call.arguments.slice(0, index + 1).some((a) => a.type === T.SpreadElement)) return undefined;
+    out.push(call.arguments[index] as Node | undefined);
+  }
+  return out;
+}
+
 /** The variable a local, unexported function is bound to (its name, or the const it initialises). */
-export function functionVariable(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn): Variable | undefined {
+function functionVariable(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn): Variable | undefined {
   let holder: Node = fn;
   if (fn.type !== T.FunctionDeclaration) {
     const declarator = fn.parent;

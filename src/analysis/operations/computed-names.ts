@@ -9,7 +9,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, propertyKey, unwrap } from '../ast.js';
-import { functionVariable } from '../eval/functions.js';
+import { argumentsOfEveryCall } from '../eval/functions.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node } from '../model.js';
 
@@ -83,17 +83,11 @@ function listsOf(list: Node, ctx: AnalysisContext): string[] | undefined {
   if (def?.type !== 'Parameter' || variable.references.some((r) => r.isWrite())) return undefined;
   const fn = def.node as TSESTree.FunctionLike;
   const index = fn.params.indexOf(def.name as TSESTree.Parameter);
-  const holder = index >= 0 && fn.type !== T.TSDeclareFunction && fn.type !== T.TSEmptyBodyFunctionExpression ? functionVariable(ctx.sourceCode, fn) : undefined;
-  if (!holder) return undefined;
+  const args = index >= 0 && fn.type !== T.TSDeclareFunction && fn.type !== T.TSEmptyBodyFunctionExpression ? argumentsOfEveryCall(ctx.sourceCode, fn, index) : undefined;
+  if (!args) return undefined;
   // Every use of the (unexported) function is a call passing a list of string literals there.
   const names: string[] = [];
-  for (const ref of holder.references) {
-    if (ref.init) continue;
-    const id = ref.identifier as Node;
-    const call = id.parent;
-    if (call?.type !== T.CallExpression || call.callee !== id) return undefined;
-    if (call.arguments.slice(0, index + 1).some((a) => a.type === T.SpreadElement)) return undefined;
-    const arg = call.arguments[index];
+  for (const arg of args) {
     const listed = arg ? strings(unwrap(arg)) : undefined;
     if (!listed) return undefined;
     names.push(...listed);
