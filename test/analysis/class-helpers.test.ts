@@ -153,10 +153,11 @@ describe('helpers that call a helper with their own parameters', () => {
 
   it('judges the defaults once, in the method, and what a call raises at the call', () => {
     const findings = lint(sdk()).map((f) => `${f.rule} ${f.line}`);
-    // The constant 3 s wait is written in the field (line 19): backoff and jitter there, once; the
-    // 9 s of waits at the helper call in the method (22); 13 attempts where batch() asks for them (26).
-    expect(findings.filter((f) => f.startsWith('require-jitter'))).toEqual(['require-jitter 19']);
-    expect(findings.filter((f) => f.startsWith('require-exponential-backoff'))).toEqual(['require-exponential-backoff 19']);
+    // retriable() waits the same props.retryDelay before every retry whatever a caller passes, so
+    // backoff and jitter are reported once, at that wait in the helper (line 6), where the fix goes;
+    // the 9 s of waits at the helper call in the method (22); 13 attempts where batch() asks for them (26).
+    expect(findings.filter((f) => f.startsWith('require-jitter'))).toEqual(['require-jitter 6']);
+    expect(findings.filter((f) => f.startsWith('require-exponential-backoff'))).toEqual(['require-exponential-backoff 6']);
     expect(findings).toEqual(expect.arrayContaining(['max-retry-duration 22', 'max-retry-attempts 26']));
     // flags() turns the retry off, surveys() adds nothing to the defaults.
     expect(findings.filter((f) => / 2[45]$/.test(f))).toEqual([]);
@@ -190,6 +191,41 @@ describe('helpers that call a helper with their own parameters', () => {
       export const b = () => getWithRetry('/b', { retryCount: 20 });
     `;
     expect(analyse(code).filter((s) => s.library === 'wrapper:getWithRetry').map((s) => s.attempts)).toEqual([3, 21]);
+  });
+
+  it('reads a required parameter as unknown in the defaults, not as left out', () => {
+    // Shaped on @actions/http-client: the count depends on the verb every caller passes, so the
+    // method read for its defaults must not take the verb as undefined (a count of 1, no retry).
+    const code = `
+      const RETRYABLE = ['GET', 'HEAD'];
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      export class Http {
+        private allowRetries = true;
+        private maxRetries = 3;
+        get(url: string) { return this.request('GET', url); }
+        post(url: string) { return this.request('POST', url); }
+        async request(verb: string, url: string) {
+          const maxTries = this.allowRetries && RETRYABLE.includes(verb) ? this.maxRetries + 1 : 1;
+          let tries = 0;
+          let res: Response;
+          do {
+            res = await fetch(url, { method: verb });
+            if (res.status < 500) return res;
+            tries++;
+            if (tries < maxTries) await sleep(5 * 2 ** tries);
+          } while (tries < maxTries);
+          return res;
+        }
+      }
+    `;
+    // Read for its defaults the count was 1 (no retry, nothing to judge); read with the verbs the
+    // file passes it is 4, and the waits that never vary are reported.
+    const own = analyse(code).filter((s) => s.library === 'hand-written');
+    expect(own.map((s) => s.attempts)).toEqual([4]);
+    expect(lint(code).map((f) => f.rule)).toContain('require-jitter');
+    // A call that leaves an optional parameter out still reads it as undefined.
+    const optional = code.replace('verb: string, url: string', 'url: string, verb?: string').replace(/this\.request\('(\w+)', url\)/g, 'this.request(url)');
+    expect(analyse(optional).filter((s) => s.library === 'hand-written').map((s) => s.attempts)).toEqual([1]);
   });
 });
 

@@ -17,6 +17,12 @@ import type { AttemptEnv, HandWritten } from './attempts.js';
 export interface BoundCall {
   readonly fn: TSESTree.FunctionLike;
   readonly args: readonly DataValue[];
+  /**
+   * No call at all: the helper read for its defaults. A parameter with no default and not
+   * optional is then unknown (every caller passes it), not the `undefined` a call that leaves
+   * it out would give.
+   */
+  readonly asDefaults?: boolean | undefined;
 }
 
 /** A parameter of the bound helper (or a name destructured from one). */
@@ -46,7 +52,9 @@ export function boundParameter(hw: HandWritten, name: Node, env: AttemptEnv): Va
   }
   const index = (fn.params as Node[]).indexOf(n);
   if (index < 0) return UNKNOWN;
-  let v: Value = index < hw.bound!.args.length ? hw.bound!.args[index] : undefined;
+  const bound = hw.bound!;
+  if (index >= bound.args.length && bound.asDefaults && !steps.some((s) => 'fallback' in s) && isRequired(fn.params[index]!)) return UNKNOWN;
+  let v: Value = index < bound.args.length ? bound.args[index] : undefined;
   for (const step of steps.reverse()) {
     if ('fallback' in step) {
       if (v === undefined) v = hw.evaluator.evaluateIn(step.fallback, env);
@@ -59,4 +67,11 @@ export function boundParameter(hw: HandWritten, name: Node, env: AttemptEnv): Va
     }
   }
   return v;
+}
+
+/** A parameter every caller must pass: no default, not `?`-optional, not a rest. */
+function isRequired(param: TSESTree.Parameter): boolean {
+  if (param.type === T.AssignmentPattern || param.type === T.RestElement) return false;
+  if (param.type === T.TSParameterProperty) return isRequired(param.parameter);
+  return !('optional' in param && param.optional);
 }

@@ -11,7 +11,7 @@ import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { contains } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
-import { findWrapperHelpers, wrapperCallSite, type WrapperHelper } from './inferred.js';
+import { findWrapperHelpers, markCalledInOwnFile, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { composedHelpers, type InnerCall } from './composed.js';
 import { methodCalls } from './methods.js';
 import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
@@ -82,7 +82,9 @@ export function findWrapperSites(
   // Helpers written in this file.
   for (const helper of helpers.values()) {
     // Its own site then speaks for its defaults only; each call speaks for what it passes.
-    const own = addLocalCalls(helper) ? helper.defaults() : undefined;
+    const called = addLocalCalls(helper);
+    if (called) markCalledInOwnFile(helper);
+    const own = called ? helper.defaults() : undefined;
     if (own && own !== helper.site) replace.set(helper.site, own);
   }
 
@@ -117,7 +119,9 @@ export function findWrapperSites(
   for (const helper of inner.length ? composedHelpers(ctx, inner, helpers) : []) {
     helpers.set(helper.fn, helper);
     const at = out.indexOf(helper.site);
-    const own = addLocalCalls(helper) ? helper.defaults() : undefined;
+    const called = addLocalCalls(helper);
+    if (called) markCalledInOwnFile(helper);
+    const own = called ? helper.defaults() : undefined;
     if (own && at >= 0) out[at] = own;
   }
   return { sites: out, replace };

@@ -189,9 +189,9 @@ function methodOf(holder: Node): Named | undefined {
 
 function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHelper {
   let defaults: RetrySite | null | undefined;
-  const run = (args: readonly DataValue[]): RetrySite | null => {
+  const run = (args: readonly DataValue[], asDefaults = false): RetrySite | null => {
     try {
-      const bound: BoundCall = { fn: found.fn, args };
+      const bound: BoundCall = { fn: found.fn, args, asDefaults };
       const sites = findHandWrittenSites(ctx, bound);
       return sites.find((x) => x.node === s.node) ?? null;
     } catch (error) {
@@ -205,7 +205,7 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHe
     ctx,
     defaults() {
       if (defaults === undefined) {
-        defaults = run([]);
+        defaults = run([], true);
         // A required argument left out (a recursion's starting counter that every caller passes)
         // reads as unknown; the site as found, read with what the callers pass, then knows more.
         if (defaults && known(defaults) < known(s)) defaults = s;
@@ -347,6 +347,16 @@ function toData(v: Value): DataValue {
   return UNKNOWN;
 }
 
+/**
+ * Helpers whose own file calls them: that file reports their defaults (the body read as called
+ * with nothing) at the helper. A helper only other files call is reported there as found.
+ */
+const calledInOwnFile = new WeakSet<WrapperHelper>();
+
+export function markCalledInOwnFile(helper: WrapperHelper): void {
+  calledInOwnFile.add(helper);
+}
+
 /** A retry site for one call of a helper, or undefined when its body cannot be read for it. */
 export function wrapperCallSite(
   helper: WrapperHelper,
@@ -356,7 +366,9 @@ export function wrapperCallSite(
   env?: Env,
 ): RetrySite | undefined {
   const args = readArguments(call, caller, helper.fn.params.length, env);
-  const own = helper.defaults();
+  // What the helper's own file reports for it: each finding goes to the call only when the call
+  // changes it, so that one place reports it.
+  const own = caller === helper.ctx || calledInOwnFile.has(helper) ? helper.defaults() : helper.site;
   const at = helper.specialise(args.values);
   if (!own || !at) return undefined;
   const fromHelper = new Set<HelperFinding>(['breaker']);
