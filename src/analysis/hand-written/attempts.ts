@@ -131,7 +131,7 @@ function lookup(hw: HandWritten, variable: Variable, id: TSESTree.Identifier, en
   if (region.roots.has(variable)) return env.status !== undefined || env.errTruthy !== undefined ? RESPONSE : UNKNOWN;
   const state = region.vars.get(variable);
   if (state) return valueAt(hw, state, env, executionPosition(id, region));
-  if (isBoundParameter(hw.bound, variable)) return boundParameter(hw, variable.defs[0]!.name as Node, env);
+  if (isBoundParameter(hw.bound, variable)) return boundParameter(hw, variable.defs[0]!.name as Node, env, variable);
   return FREE;
 }
 
@@ -296,7 +296,7 @@ export function dependsOnAttempt(hw: HandWritten, expr: Node, env: AttemptEnv, d
 /** The value a variable holds before the construct starts: its initialiser or a parameter default. */
 export function initialValue(hw: HandWritten, v: Variable): StateVariable['init'] {
   const def = v.defs[0]!;
-  if (isBoundParameter(hw.bound, v)) return { expr: undefined, value: boundParameter(hw, def.name as Node, rootEnv(hw)) };
+  if (isBoundParameter(hw.bound, v)) return { expr: undefined, value: boundParameter(hw, def.name as Node, rootEnv(hw), v) };
   if (def.type === 'Variable') {
     const d = def.node as TSESTree.VariableDeclarator;
     if (d.id === def.name) return d.init ? { expr: d.init } : { expr: undefined, value: undefined };

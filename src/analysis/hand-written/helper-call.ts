@@ -23,19 +23,32 @@ export interface BoundCall {
    * it out would give.
    */
   readonly asDefaults?: boolean | undefined;
+  /**
+   * The function that returned this helper, bound to the arguments of the call that made it
+   * (`const retry = makeRetry({ retries: 10 })`): its parameters are read from there.
+   */
+  readonly outer?: BoundCall | undefined;
 }
 
-/** A parameter of the bound helper (or a name destructured from one). */
-export function isBoundParameter(bound: BoundCall | undefined, variable: Variable): boolean {
+/** The bound call (the helper's, or an enclosing factory's) whose parameter a variable is. */
+function boundCallOf(bound: BoundCall | undefined, variable: Variable): BoundCall | undefined {
   const def = variable.defs[0];
-  return !!bound && variable.defs.length === 1 && def?.type === 'Parameter' && def.node === bound.fn;
+  if (variable.defs.length !== 1 || def?.type !== 'Parameter') return undefined;
+  for (let b = bound; b; b = b.outer) if (def.node === b.fn) return b;
+  return undefined;
+}
+
+/** A parameter of the bound helper or of the factory that made it (or a name destructured from one). */
+export function isBoundParameter(bound: BoundCall | undefined, variable: Variable): boolean {
+  return !!boundCallOf(bound, variable);
 }
 
 type Step = { readonly key: string } | { readonly index: number } | { readonly fallback: Node };
 
 /** The value a bound helper's parameter takes at the call (`{ retries = 3 } = {}` read down its path). */
-export function boundParameter(hw: HandWritten, name: Node, env: AttemptEnv): Value {
-  const fn = hw.bound!.fn;
+export function boundParameter(hw: HandWritten, name: Node, env: AttemptEnv, variable?: Variable): Value {
+  const bound = (variable && boundCallOf(hw.bound, variable)) ?? hw.bound!;
+  const fn = bound.fn;
   const steps: Step[] = [];
   let n: Node = name;
   for (let guard = 0; guard < 32 && !(fn.params as Node[]).includes(n); guard++) {
@@ -52,7 +65,6 @@ export function boundParameter(hw: HandWritten, name: Node, env: AttemptEnv): Va
   }
   const index = (fn.params as Node[]).indexOf(n);
   if (index < 0) return UNKNOWN;
-  const bound = hw.bound!;
   if (index >= bound.args.length && bound.asDefaults && !steps.some((s) => 'fallback' in s) && isRequired(fn.params[index]!)) return UNKNOWN;
   let v: Value = index < bound.args.length ? bound.args[index] : undefined;
   for (const step of steps.reverse()) {

@@ -14,7 +14,7 @@ import { parameterVariable } from '../eval/functions.js';
 import type { DataValue, Value } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { cachedByArguments, nameOf, pathInParams, wrapperCallSite, type ParamPath, type WrapperHelper } from './inferred.js';
+import { cachedByArguments, callableName, pathInParams, wrapperCallSite, type ParamPath, type WrapperHelper } from './inferred.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -31,14 +31,23 @@ export function composedHelpers(ctx: AnalysisContext, inner: readonly InnerCall[
   const out: WrapperHelper[] = [];
   const taken = new Set<Fn>();
   for (const c of inner) {
-    const fn = enclosingFunction(c.call);
+    const fn = callerOf(c.call);
     if (!fn || known.has(fn) || taken.has(fn) || c.helper.fn === fn) continue;
-    const named = nameOf(ctx, fn);
+    const named = callableName(ctx, fn);
     if (!named || !readsParameters(ctx, fn, c.call)) continue;
     taken.add(fn);
     out.push(compose(ctx, fn, named, c));
   }
   return out;
+}
+
+/** The function a call is made in; a call in a promise's executor (`new Promise((resolve) => ...)`) is made in the function around it. */
+function callerOf(call: TSESTree.CallExpression): Fn | undefined {
+  const fn = enclosingFunction(call);
+  const p = fn?.parent;
+  return p?.type === T.NewExpression && p.arguments[0] === fn && unwrap(p.callee).type === T.Identifier && (unwrap(p.callee) as TSESTree.Identifier).name === 'Promise'
+    ? enclosingFunction(p)
+    : fn;
 }
 
 /** Whether an argument of the call (other than a function written in it) reads a parameter of `fn`. */
@@ -57,11 +66,11 @@ function readsParameters(ctx: AnalysisContext, fn: Fn, call: TSESTree.CallExpres
   return false;
 }
 
-function compose(ctx: AnalysisContext, fn: Fn, named: ReturnType<typeof nameOf> & object, c: InnerCall): WrapperHelper {
+function compose(ctx: AnalysisContext, fn: Fn, named: NonNullable<ReturnType<typeof callableName>>, c: InnerCall, outer?: Outer): WrapperHelper {
   let defaults: RetrySite | null | undefined;
   const read = (args: readonly DataValue[]): RetrySite | null => {
     try {
-      return wrapperCallSite(c.helper, c.call, c.callee, ctx, bindingEnv(ctx, fn, args)) ?? null;
+      return wrapperCallSite(c.helper, c.call, c.callee, ctx, bindingEnv(ctx, fn, args, outer)) ?? null;
     } catch (error) {
       if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
       return null;
@@ -82,7 +91,14 @@ function compose(ctx: AnalysisContext, fn: Fn, named: ReturnType<typeof nameOf> 
       return defaults ?? undefined;
     },
     specialise: cachedByArguments(read),
+    madeWith: named.returnedBy ? (factoryArgs) => compose(ctx, fn, named, c, { fn: named.returnedBy!, args: factoryArgs }) : undefined,
   };
+}
+
+/** The function that returned a helper, with the arguments of the call that made it. */
+interface Outer {
+  readonly fn: Fn;
+  readonly args: readonly DataValue[];
 }
 
 /** The argument (or property of one) the inner helper retries. */
@@ -111,16 +127,18 @@ function parameterPath(ctx: AnalysisContext, fn: Fn, expr: Node): ParamPath | un
  * the parameter's default when the call passes nothing there, else undefined. Destructured and
  * rest parameters stay unbound (unknown).
  */
-function bindingEnv(ctx: AnalysisContext, fn: Fn, args: readonly DataValue[]): Env {
+function bindingEnv(ctx: AnalysisContext, fn: Fn, args: readonly DataValue[], outer?: Outer): Env {
   const bound = new Map<Variable, { value: Value } | { expr: Node }>();
-  fn.params.forEach((p, i) => {
+  const bind = (f: Fn, values: readonly DataValue[]) => f.params.forEach((p, i) => {
     const target = p.type === T.AssignmentPattern ? p.left : p;
     if (target.type !== T.Identifier) return;
-    const variable = parameterVariable(ctx.sourceCode, fn, target);
+    const variable = parameterVariable(ctx.sourceCode, f, target);
     if (!variable) return;
-    const value = i < args.length ? args[i] : undefined;
+    const value = i < values.length ? values[i] : undefined;
     bound.set(variable, value === undefined && p.type === T.AssignmentPattern ? { expr: p.right } : { value });
   });
+  bind(fn, args);
+  if (outer) bind(outer.fn, outer.args);
   return {
     defaults: false,
     randomness: false,

@@ -14,6 +14,7 @@ import { onCycle } from '../call-cycles.js';
 import { findWrapperHelpers, markCalledInOwnFile, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { composedHelpers, type InnerCall } from './composed.js';
 import { methodCalls } from './methods.js';
+import { addFactoryCalls, factoryOf, keepsResult, retrierCalls } from './factories.js';
 import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
@@ -100,7 +101,9 @@ export function findWrapperSites(
       // retries on its own, such as `sendEmail(to, ...)` looping over the mailer, nests there), are
       // worth a look at another file; that is settled from this file's own tree first, so most
       // imports never cost a resolution.
-      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && (passesFunction(c.call, ctx) || insideRetry(c.call)));
+      // A call whose result is a function later called with a function (`const retry = makeRetry(...)`,
+      // `this.retrier = createRetry(opts)`) may be a factory's (factories.ts).
+      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && (passesFunction(c.call, ctx) || insideRetry(c.call) || makesRetrier(c.call, ctx)));
       if (calls.length === 0) continue;
       // resolveImport keeps its own cache of resolutions: no second memo here.
       const file = resolveImport(binding.module, filename);
@@ -111,7 +114,8 @@ export function findWrapperSites(
       if (!isUnparsed(peeked) && peeked.reexports.length === 0 && !calls.some((c) => peeked.helpers.has(exportName(c.path)))) continue;
       for (const c of calls) {
         const helper = findExportedHelper(file, exportName(c.path), env, analyse, loaded);
-        if (helper) addCall(helper, c.call, c.callee);
+        if (helper?.makes) addFactoryCalls(ctx, helper, c.call, addCall);
+        else if (helper) addCall(helper, c.call, c.callee);
       }
     }
   }
@@ -124,7 +128,23 @@ export function findWrapperSites(
     const own = called ? helper.defaults() : undefined;
     if (own && at >= 0) out[at] = own;
   }
+  // Functions that return a helper are factories: calls of what their calls return are sites (factories.ts).
+  for (const helper of [...helpers.values()]) {
+    const factory = helper.returnedBy && !helpers.has(helper.returnedBy) ? factoryOf(ctx, helper) : undefined;
+    if (!factory) continue;
+    helpers.set(factory.fn, factory);
+    for (const ref of factory.variable?.references ?? []) {
+      const id = ref.identifier as Node;
+      const call = id.parent;
+      if (!ref.isWrite() && call?.type === T.CallExpression && call.callee === id && keepsResult(call)) addFactoryCalls(ctx, factory, call, addCall);
+    }
+  }
   return { sites: out, replace };
+}
+
+/** Whether what a call returns is kept and later called with a function (`const retry = make(); retry(() => ...)`). */
+function makesRetrier(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean {
+  return keepsResult(call) && retrierCalls(ctx, call).some((r) => passesFunction(r.call, ctx));
 }
 
 interface CallThrough {

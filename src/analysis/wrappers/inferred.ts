@@ -51,6 +51,15 @@ export interface WrapperHelper {
   defaults(): RetrySite | undefined;
   /** The helper's body read as called with these arguments (cached per distinct arguments). */
   specialise(args: readonly DataValue[]): RetrySite | undefined;
+  /** The named function that returns this helper (`makeRetry(opts)` returning `(fn) => ...`). */
+  readonly returnedBy?: Fn | undefined;
+  /** This helper as one call of `returnedBy` made it: that function's parameters bound to the call's arguments. */
+  madeWith?(factoryArgs: readonly DataValue[]): WrapperHelper;
+  /**
+   * For a factory (a function returning a helper): the helper one of its calls returns. A factory's
+   * own calls are no retry sites (`specialise` gives none); calls of what they return are.
+   */
+  makes?(factoryArgs: readonly DataValue[]): WrapperHelper;
 }
 
 const MAX_CALL_CACHE = 64;
@@ -73,6 +82,7 @@ interface Found extends Named {
   fn: Fn;
   kind: 'callback' | 'forwarding';
   operation?: ParamPath | undefined;
+  returnedBy?: Fn | undefined;
 }
 
 function wrapperOf(ctx: AnalysisContext, s: RetrySite): Found | undefined {
@@ -86,7 +96,7 @@ function wrapperOf(ctx: AnalysisContext, s: RetrySite): Found | undefined {
   }
   const direct = parameterPathOf(ctx, callee);
   if (direct && contains(direct.fn, s.node)) {
-    const named = nameOf(ctx, direct.fn);
+    const named = callableName(ctx, direct.fn);
     if (named) return { fn: direct.fn, kind: 'callback', operation: direct.path, ...named };
   }
   // `fetch(url, init)`: the retried call is built from the parameters of an enclosing named function.
@@ -97,11 +107,31 @@ function wrapperOf(ctx: AnalysisContext, s: RetrySite): Found | undefined {
     const def = v?.defs[0];
     if (!def || def.type !== 'Parameter') return;
     const fn = def.node as Fn;
-    if (!contains(fn, s.node) || !nameOf(ctx, fn)) return;
+    if (!contains(fn, s.node) || !callableName(ctx, fn)) return;
     if (!best || contains(best, fn)) best = fn;
   }, { budget: EXPRESSION_BUDGET });
   if (!best) return undefined;
-  return { fn: best, kind: 'forwarding', ...nameOf(ctx, best)! };
+  return { fn: best, kind: 'forwarding', ...callableName(ctx, best)! };
+}
+
+/** A function's name, or, for the function a named function returns, that function's name with `()`. */
+export function callableName(ctx: AnalysisContext, fn: Fn): (Named & { returnedBy?: Fn | undefined }) | undefined {
+  const own = nameOf(ctx, fn);
+  if (own) return own;
+  const factory = returnedBy(fn);
+  const named = factory && nameOf(ctx, factory);
+  return named ? { name: `${named.name}()`, variable: undefined, returnedBy: factory } : undefined;
+}
+
+/** The function that returns `fn` as its result: `(opts) => (fn) => ...`, `function f() { return (fn) => ... }`. */
+export function returnedBy(fn: Fn): Fn | undefined {
+  const p = fn.parent;
+  if (p?.type === T.ArrowFunctionExpression && p.body === fn) return p;
+  if (p?.type !== T.ReturnStatement) return undefined;
+  for (let q: Node | undefined = p.parent; q; q = q.parent) {
+    if (q.type === T.ArrowFunctionExpression || q.type === T.FunctionExpression || q.type === T.FunctionDeclaration) return q;
+  }
+  return undefined;
 }
 
 /** The parameter (and keys into it) an expression reads: `fn` -> {0}, `opts.task` -> {1, [task]}. */
@@ -187,11 +217,11 @@ function methodOf(holder: Node): Named | undefined {
   return { name, variable: undefined, owner: cls };
 }
 
-function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHelper {
+function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found, outer?: BoundCall): WrapperHelper {
   let defaults: RetrySite | null | undefined;
   const run = (args: readonly DataValue[], asDefaults = false): RetrySite | null => {
     try {
-      const bound: BoundCall = { fn: found.fn, args, asDefaults };
+      const bound: BoundCall = { fn: found.fn, args, asDefaults, outer };
       const sites = findHandWrittenSites(ctx, bound);
       return sites.find((x) => x.node === s.node) ?? null;
     } catch (error) {
@@ -213,6 +243,7 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found): WrapperHe
       return defaults ?? undefined;
     },
     specialise: cachedByArguments(run),
+    madeWith: found.returnedBy ? (factoryArgs) => makeHelper(ctx, s, found, { fn: found.returnedBy!, args: factoryArgs }) : undefined,
   };
 }
 
@@ -236,7 +267,7 @@ function known(s: RetrySite): number {
   return [s.attempts.value, s.delay.growth, s.jitter.value].filter((v) => v !== UNKNOWN).length;
 }
 
-function keyOf(args: readonly DataValue[]): string {
+export function keyOf(args: readonly DataValue[]): string {
   const enc = (v: DataValue): unknown => {
     if (v === UNKNOWN) return { u: 1 };
     if (v === undefined) return { d: 1 };
