@@ -91,10 +91,49 @@ describe('axios response interceptors that re-send the failed request', () => {
 
   it('reads a re-send from a timer in a handler a factory returns; 429 only re-sends no write', () => {
     const [site] = analyse(TWILIO);
-    expect(site).toMatchObject({ attempts: 'unknown', refusedOnly: true, clientLevel: true, operation: 'client' });
+    // The factory's parameter is bound to what its call passes (3).
+    expect(site).toMatchObject({ attempts: 4, refusedOnly: true, clientLevel: true, operation: 'client' });
     expect(lint(TWILIO).map((f) => f.rule)).not.toContain('no-unsafe-write-retry');
     const bounded = TWILIO.replace('retryCount <= maxRetries', 'retryCount <= 3');
     expect(analyse(bounded)[0]).toMatchObject({ attempts: 4, maxMs: 3000, jitter: true });
+  });
+
+  it('binds the factory\'s options parameter to its call in a constructor, defaults read as the code runs', () => {
+    const code = `
+      import axios, { AxiosInstance, AxiosResponse } from 'axios';
+      function getHandler(axios: AxiosInstance, opts: { maxIntervalMillis: number; maxRetries: number }) {
+        const maxIntervalMillis = opts.maxIntervalMillis;
+        const maxRetries = opts.maxRetries;
+        return function (res: AxiosResponse) {
+          const config: any = res.config;
+          if (res.status !== 429) return res;
+          const retryCount = (config.retryCount || 0) + 1;
+          if (retryCount <= maxRetries) {
+            config.retryCount = retryCount;
+            const delay = Math.floor(Math.min(maxIntervalMillis, 100 * Math.pow(2, retryCount)) * Math.random());
+            return new Promise((resolve) => { setTimeout(() => resolve(axios(config)), delay); });
+          }
+          return res;
+        };
+      }
+      export class RequestClient {
+        axios: AxiosInstance;
+        maxRetries: number;
+        maxRetryDelay: number;
+        constructor(opts?: { maxRetries?: number; maxRetryDelay?: number }) {
+          opts = opts || {};
+          this.maxRetryDelay = opts.maxRetryDelay || 3000;
+          this.maxRetries = opts.maxRetries || 8;
+          this.axios = axios.create();
+          this.axios.interceptors.response.use(getHandler(this.axios, { maxIntervalMillis: this.maxRetryDelay, maxRetries: this.maxRetries }));
+        }
+      }
+    `;
+    expect(analyse(code)[0]).toMatchObject({ attempts: 9, maxMs: 3000, jitter: true });
+    expect(lint(code).map((f) => f.rule)).toContain('max-retry-attempts');
+    // A count passed from outside the file stays unknown.
+    const passedIn = code.replace('maxRetries: this.maxRetries }', 'maxRetries: (opts as any).limit }');
+    expect(analyse(passedIn)[0]).toMatchObject({ attempts: 'unknown' });
   });
 
   it('an interceptor that looks at the method is not said to re-send writes', () => {

@@ -16,7 +16,8 @@ import type { AttemptEnv, HandWritten } from './attempts.js';
  */
 export interface BoundCall {
   readonly fn: TSESTree.FunctionLike;
-  readonly args: readonly DataValue[];
+  /** Plain data read at the call, or values read in the code around it (an object literal with its environment). */
+  readonly args: readonly (DataValue | Value)[];
   /**
    * No call at all: the helper read for its defaults. A parameter with no default and not
    * optional is then unknown (every caller passes it), not the `undefined` a call that leaves

@@ -13,8 +13,9 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, isFunctionNode, memberName, unwrap, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
+import { UNKNOWN } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
-import { attemptEnv, valueAt, type HandWritten, type Region, type StateVariable } from './attempts.js';
+import { attemptEnv, rootEnv, valueAt, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { methodName, walkExpression } from './control-flow.js';
 import { isFilterCondition, retriesFailuresOnly } from './filter.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
@@ -33,8 +34,8 @@ export function interceptorSites(hw: HandWritten, guard: <R>(f: () => R | undefi
     const response = unwrap((unwrap(call.callee) as TSESTree.MemberExpression).object) as TSESTree.MemberExpression;
     const instance = unwrap((unwrap(response.object) as TSESTree.MemberExpression).object);
     for (const [i, arg] of call.arguments.slice(0, 2).entries()) {
-      for (const handler of handlersOf(hw, arg as Node)) {
-        const s = guard(() => handlerSite(hw, handler, instance, i === 0));
+      for (const { handler, reader } of handlersOf(hw, arg as Node)) {
+        const s = guard(() => handlerSite(reader, handler, instance, i === 0));
         if (s) sites.push(s);
       }
     }
@@ -52,19 +53,28 @@ function isResponseUse(call: TSESTree.CallExpression): boolean {
   return interceptors.type === T.MemberExpression && memberName(interceptors) === 'interceptors';
 }
 
-/** The handler functions an argument of `use()` stands for: a function, a local one by name, or the functions a local factory returns. */
-function handlersOf(hw: HandWritten, arg: Node): Fn[] {
+/**
+ * The handler functions an argument of `use()` stands for: a function, a local one by name, or the
+ * functions a local factory returns. A handler a factory returns is read with the factory's
+ * parameters bound to the arguments of that call (`getHandler(this.axios, { maxRetries: this.maxRetries })`),
+ * read in the code around it.
+ */
+function handlersOf(hw: HandWritten, arg: Node): { handler: Fn; reader: HandWritten }[] {
   const n = unwrap(arg);
-  if (isFunctionNode(n)) return [n];
+  if (isFunctionNode(n)) return [{ handler: n, reader: hw }];
   if (n.type === T.Identifier) {
     const v = hw.evaluator.variableOf(n);
     const fn = v && localFunction(v);
-    return fn ? [fn] : [];
+    return fn ? [{ handler: fn, reader: hw }] : [];
   }
   if (n.type === T.CallExpression && unwrap(n.callee).type === T.Identifier) {
     const v = hw.evaluator.variableOf(unwrap(n.callee) as TSESTree.Identifier);
     const factory = v && localFunction(v);
-    return factory ? returnedFunctions(factory) : [];
+    if (!factory) return [];
+    const spread = n.arguments.some((a) => a.type === T.SpreadElement);
+    const args = n.arguments.map((a) => (spread ? UNKNOWN : hw.evaluator.evaluateIn(a, rootEnv(hw))));
+    const reader: HandWritten = { ...hw, bound: { fn: factory, args, outer: hw.bound } };
+    return returnedFunctions(factory).map((handler) => ({ handler, reader }));
   }
   return [];
 }
