@@ -109,6 +109,44 @@ describe('a retrier returned by a local factory', () => {
     `;
     const sites = wrappers(code).filter((s) => s.label === 'this.retrier()');
     expect(sites).toMatchObject([{ attempts: 10, operation: "async () => fetch('/metadata')" }]);
+    // The same with Object.assign({}, DEFAULTS, opts), and with the options the class is given.
+    const assigned = code.replace('const configs = { ...DEFAULTS, ...opts };', 'const configs = Object.assign({}, DEFAULTS, opts);');
+    expect(wrappers(assigned).filter((s) => s.label === 'this.retrier()')).toMatchObject([{ attempts: 10 }]);
+    const given = assigned.replace('constructor() {', 'constructor(retry?: { retries?: number }) {').replace('createRetry({ retries: 9 })', 'createRetry(retry)');
+    const [site] = wrappers(given).filter((s) => s.label === 'this.retrier()');
+    // Options a caller of the class may pass could override the defaults: not known at the call.
+    expect(site).toMatchObject({ attempts: 'unknown' });
+    expect(rulesAt(given, 26)).toEqual([]);
+  });
+});
+
+describe('options merged over defaults', () => {
+  const helper = (merge: string) => `
+    const DEFAULTS = { retries: 9, delay: 100 };
+    export async function withRetry<T>(fn: () => Promise<T>, opts?: { retries?: number }): Promise<T> {
+      const o = ${merge};
+      for (let i = 0; ; i++) {
+        try {
+          return await fn();
+        } catch (e) {
+          if (i >= o.retries) throw e;
+          await new Promise((r) => setTimeout(r, o.delay * 2 ** i * Math.random()));
+        }
+      }
+    }
+  `;
+
+  it('a helper read as it runs takes the defaults where the options are not known, as for opts.retries ?? 9', () => {
+    for (const merge of ['Object.assign({}, DEFAULTS, opts)', '{ ...DEFAULTS, ...opts }']) {
+      const code = helper(merge);
+      expect(analyse(code).filter((s) => s.library === 'hand-written')).toMatchObject([{ attempts: 10 }]);
+      expect(lint(code).map((f) => f.rule)).toContain('max-retry-attempts');
+    }
+  });
+
+  it('a key written after the options wins; a source that is no object leaves the merge unknown', () => {
+    expect(analyse(helper('Object.assign({}, DEFAULTS, opts, { retries: 2 })')).filter((s) => s.library === 'hand-written')).toMatchObject([{ attempts: 3 }]);
+    expect(analyse(helper('Object.assign({}, DEFAULTS, opts, (x: number) => x)')).filter((s) => s.library === 'hand-written')).toMatchObject([{ attempts: 'unknown' }]);
   });
 });
 

@@ -4,13 +4,13 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { unwrap } from '../ast.js';
+import { staticPropertyName, unwrap } from '../ast.js';
 import { MATH, NUMBER_PARSERS, RANDOM_NAME, parseNumber } from './builtins.js';
-import { MAX_DEPTH, sawCap, sawRandom, type Env } from './environment.js';
+import { MAX_DEPTH, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
 import { thisClass } from './fields.js';
 import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
-import { NO_HEADERS, RESPONSE, UNKNOWN, isInterval, isSetValue, range, toInterval, type SymbolicValue, type Value } from './values.js';
+import { NO_HEADERS, RESPONSE, UNKNOWN, isDataObject, isInterval, isSetValue, isStaticObject, range, toInterval, type DataValue, type SymbolicValue, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -26,6 +26,9 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
     const name = callee.property.name;
     const object = unwrap(callee.object);
     if (object.type === T.Identifier && object.name === 'Math' && !ev.shadowed(object)) return math(ev, name, args, env, depth);
+    if (name === 'assign' && object.type === T.Identifier && object.name === 'Object' && !ev.shadowed(object) && unwrap(args[0] ?? callee).type === T.ObjectExpression) {
+      return mergeObjects(ev, args.map((a) => ev.eval(a, env, depth)), env, depth);
+    }
     if (name === 'includes' || name === 'has') {
       const collection = ev.eval(callee.object, env, depth);
       const items = Array.isArray(collection) ? (collection as Value[]) : isSetValue(collection) ? collection.set : undefined;
@@ -128,4 +131,60 @@ export function enumMember(ev: Evaluator, base: SymbolicValue, key: string, obje
     if (name === key) return m.initializer ? ev.evaluateStaticAt(m.initializer, 1) : { symbolic: `${base.symbolic}.${key}` };
   }
   return undefined;
+}
+/** How deep merged objects nest before their members read as unknown. */
+const MAX_MERGE_DEPTH = 3;
+
+/**
+ * Objects merged in order (`Object.assign({}, DEFAULTS, opts)`, `{ ...DEFAULTS, ...opts }`) as plain
+ * data: a later key wins. A source that is not known may override any key before it, unless the
+ * defaults policy holds (environment.ts): then it stands for options not given, as `opts.x ?? d` does.
+ */
+export function mergeObjects(ev: Evaluator, sources: readonly Value[], env: Env, depth: number): Value {
+  const properties = new Map<string, DataValue>();
+  let open = false;
+  const unknownSource = (optionsNotGiven = true) => {
+    if (optionsNotGiven && env.defaults) return;
+    open = true;
+    properties.clear();
+  };
+  const merge = (v: Value, d: number): boolean => {
+    if (v === undefined || v === null) return true;
+    if (v === UNKNOWN) {
+      unknownSource();
+      return true;
+    }
+    if (isDataObject(v)) {
+      if (v.open) unknownSource();
+      for (const [k, x] of v.properties) properties.set(k, x);
+      return true;
+    }
+    if (!isStaticObject(v) || !v.node || d > MAX_MERGE_DEPTH) return false;
+    const within: Env = v.env ? { ...v.env, flags: env.flags } : STATIC_ENV;
+    for (const p of v.node.properties) {
+      if (p.type === T.SpreadElement) {
+        if (!merge(ev.eval(p.argument, within, depth + 1), d + 1)) return false;
+        continue;
+      }
+      const key = staticPropertyName(p);
+      if (key === undefined || p.kind !== 'init' || p.method) {
+        unknownSource(false);
+        continue;
+      }
+      properties.set(key, asData(ev, ev.eval(p.value as Node, within, depth + 1), d + 1, depth));
+    }
+    return true;
+  };
+  for (const v of sources) if (!merge(v, 0)) return UNKNOWN;
+  return { properties, open };
+}
+
+/** A value as plain data: nested object literals merged the same way; ranges, functions and the like unknown. */
+function asData(ev: Evaluator, v: Value, d: number, depth: number): DataValue {
+  if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || isDataObject(v)) return v;
+  if (isStaticObject(v) && v.node && d <= MAX_MERGE_DEPTH) {
+    const merged = mergeObjects(ev, [v], v.env ?? STATIC_ENV, depth + 1);
+    return isDataObject(merged) ? merged : UNKNOWN;
+  }
+  return UNKNOWN;
 }

@@ -8,7 +8,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, memberName, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
-import { enumMember, evaluateCall } from './calls.js';
+import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
@@ -316,7 +316,8 @@ export class Evaluator {
       if (env === STATIC_ENV) return this.evaluateStaticAt(init, depth);
       // What the code alone decides holds in every environment; a name (`opts.retries`) may be bound here.
       const known = toStatic(this.evaluateStaticAt(init, 0));
-      if (known !== UNKNOWN && !isSymbolic(known)) return known;
+      // A literal with a spread (`{ ...DEFAULTS, ...opts }`) is read here, where `opts` may be bound or defaulted.
+      if (known !== UNKNOWN && !isSymbolic(known) && !(isStaticObject(known) && known.node?.properties.some((p) => p.type === T.SpreadElement))) return known;
       // An unknown initialiser (a call we cannot see) stays unknown even when probing.
       return this.eval(init, env, depth);
     }
@@ -457,7 +458,8 @@ export class Evaluator {
       if (!object.node) return UNKNOWN;
       const found = lookupProperty(object.node, key, (n) => this.scopeOf(n));
       if (found.state === 'absent') return undefined;
-      if (found.state === 'unknown') return UNKNOWN;
+      // A spread the code alone cannot resolve (`...opts`) may be bound, or a default, where the literal is read.
+      if (found.state === 'unknown') return object.env ? this.memberOf(mergeObjects(this, [object], { ...object.env, flags: env.flags }, depth + 1), key, env, depth + 1) : UNKNOWN;
       if (!object.env) return this.evaluateStaticAt(found.value, depth + 1);
       return this.eval(found.value, { ...object.env, flags: env.flags }, depth + 1);
     }
