@@ -40,6 +40,14 @@ describe('a retrier returned by a local factory', () => {
     expect(rules).toContain('no-unsafe-write-retry');
   });
 
+  it('a count the factory call sets is shown at that call when one retrier call uses it', () => {
+    const code = `${MAKE_RETRY}
+      const retry = makeRetry({ retries: 10 });
+      export const load = () => retry(() => fetch('/a'));
+    `;
+    expect(lint(code).filter((f) => f.rule === 'max-retry-attempts').map((f) => f.text)).toEqual(['retries: 10']);
+  });
+
   it('a factory called with nothing is judged by its own defaults, in the factory', () => {
     const code = `${MAKE_RETRY}
       const retry = makeRetry();

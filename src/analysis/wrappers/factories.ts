@@ -134,6 +134,7 @@ export function addFactoryCalls(
 ): void {
   const calls = retrierCalls(ctx, factoryCall);
   if (calls.length === 0 || !factory.makes) return;
-  const made = factory.makes(readArguments(factoryCall, ctx, factory.fn.params.length).values);
+  const args = readArguments(factoryCall, ctx, factory.fn.params.length);
+  const made: WrapperHelper = { ...factory.makes(args.values), madeAt: { fn: factory.fn, nodes: args.nodes } };
   for (const c of calls) addCall(made, c.call, c.callee);
 }

@@ -60,6 +60,8 @@ export interface WrapperHelper {
    * own calls are no retry sites (`specialise` gives none); calls of what they return are.
    */
   makes?(factoryArgs: readonly DataValue[]): WrapperHelper;
+  /** For a helper one factory call made: the factory, and its call's argument nodes by path (`0.retries`). */
+  readonly madeAt?: { readonly fn: Fn; readonly nodes: ReadonlyMap<string, Node> } | undefined;
 }
 
 const MAX_CALL_CACHE = 64;
@@ -418,6 +420,8 @@ export function wrapperCallSite(
   const where = (node: Node | undefined, prefer: RegExp, differs: (without: RetrySite) => boolean): Node | undefined => {
     if (!node) return undefined;
     const candidates = callerNodesFor(helper, node, args.nodes, prefer);
+    // Set by the factory call that made the helper (`makeRetry({ retries: 10 })`): shown there.
+    if (candidates.length === 0 && helper.madeAt) return callerNodesFor({ ...helper, fn: helper.madeAt.fn }, node, helper.madeAt.nodes, prefer)[0]?.node;
     if (candidates.length > 1) {
       for (const c of candidates.slice(0, 4)) {
         const without = helper.specialise(withoutArgument(args.values, c.key));

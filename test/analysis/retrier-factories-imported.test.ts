@@ -1,0 +1,112 @@
+/**
+ * A retrier factory in another file of the project (kafkajs's `createRetry = require('../retry')`):
+ * calls of the retrier an import's call returns, kept in an instance field set in the constructor or
+ * in a const, are helper sites of this file. Real files, the recommended preset.
+ */
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
+import plugin from '../../src/index.js';
+import { temporaryProjects } from '../helpers/project.js';
+
+const project = temporaryProjects('safe-retry-factories-');
+
+function lintAt(code: string, filename: string): string[] {
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const messages = linter.verify(code, [{
+    files: ['**/*.{ts,js}'],
+    plugins: { 'safe-retry': plugin as never },
+    languageOptions: { parser: tsParser as never, sourceType: 'commonjs' },
+    rules: plugin.configs.recommended.rules as never,
+  }], filename);
+  return messages.map((m) => `${m.line} ${(m.ruleId ?? m.message).replace('safe-retry/', '')}`).sort();
+}
+
+/** Shaped on kafkajs 2.2.4's src/retry/index.js, with its defaults written in the file. */
+const RETRY = `
+const RETRY_DEFAULT = { maxRetryTime: 30000, initialRetryTime: 300, factor: 0.2, multiplier: 2, retries: 5 }
+const random = (min, max) => Math.random() * (max - min) + min
+const randomFromRetryTime = (factor, retryTime) => {
+  const delta = factor * retryTime
+  return Math.ceil(random(retryTime - delta, retryTime + delta))
+}
+const createRetriable = (configs, resolve, reject, fn) => {
+  let aborted = false
+  const { factor, multiplier, maxRetryTime, retries } = configs
+  const bail = error => {
+    aborted = true
+    reject(error || new Error('Aborted'))
+  }
+  const calculateExponentialRetryTime = retryTime => Math.min(randomFromRetryTime(factor, retryTime) * multiplier, maxRetryTime)
+  const retry = (retryTime, retryCount = 0) => {
+    if (aborted) return
+    const nextRetryTime = calculateExponentialRetryTime(retryTime)
+    const shouldRetry = retryCount < retries
+    const scheduleRetry = () => {
+      setTimeout(() => retry(nextRetryTime, retryCount + 1), retryTime)
+    }
+    fn(bail, retryCount, retryTime)
+      .then(resolve)
+      .catch(e => {
+        if (shouldRetry) scheduleRetry()
+        else reject(e)
+      })
+  }
+  return retry
+}
+module.exports = (opts = {}) => fn => {
+  return new Promise((resolve, reject) => {
+    const configs = Object.assign({}, RETRY_DEFAULT, opts)
+    const start = createRetriable(configs, resolve, reject, fn)
+    start(randomFromRetryTime(configs.factor, configs.initialRetryTime))
+  })
+}
+`;
+
+const CLUSTER = (made: string) => `
+const createRetry = require('./retry')
+module.exports = class Cluster {
+  constructor({ retry, brokerPool }) {
+    this.brokerPool = brokerPool
+    this.retrier = ${made}
+  }
+  async metadata(topics) {
+    return this.retrier(async (bail, retryCount) => {
+      return this.brokerPool.metadata(topics)
+    })
+  }
+}
+`;
+
+describe('a retrier made by a factory another file exports', () => {
+  beforeEach(() => clearModuleCache());
+
+  it('its defaults are judged in the factory\'s file: createRetriable\'s configs is what its one call passes', () => {
+    const at = project({ 'src/retry.js': RETRY });
+    expect(lintAt(RETRY, at('src/retry.js'))).toEqual(['26 max-retry-attempts']);
+  });
+
+  it('a count the factory call sets is the call\'s finding', () => {
+    const code = CLUSTER('createRetry({ retries: 9 })');
+    const at = project({ 'src/retry.js': RETRY, 'src/cluster.js': code });
+    expect(lintAt(code, at('src/cluster.js'))).toContain('6 max-retry-attempts');
+  });
+
+  it('options the class is given may override the count: unknown, so silent at the calls', () => {
+    const code = CLUSTER('createRetry(retry)');
+    const at = project({ 'src/retry.js': RETRY, 'src/cluster.js': code });
+    expect(lintAt(code, at('src/cluster.js'))).toEqual([]);
+  });
+
+  it('an import whose call result is not a retrier stays silent', () => {
+    const code = `
+const createRetry = require('./retry')
+const parse = require('./parse')
+const p = parse({ retries: 9 })
+module.exports = () => p(() => fetch('/a'))
+`;
+    const at = project({ 'src/retry.js': RETRY, 'src/parse.js': 'module.exports = (o) => (f) => f(o)', 'src/use.js': code });
+    expect(lintAt(code, at('src/use.js'))).toEqual([]);
+  });
+});
