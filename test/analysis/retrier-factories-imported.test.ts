@@ -82,9 +82,9 @@ module.exports = class Cluster {
 describe('a retrier made by a factory another file exports', () => {
   beforeEach(() => clearModuleCache());
 
-  it('its defaults are judged in the factory\'s file: createRetriable\'s configs is what its one call passes', () => {
+  it('its defaults are judged in the factory\'s file, at the helper call the returned function makes with them', () => {
     const at = project({ 'src/retry.js': RETRY });
-    expect(lintAt(RETRY, at('src/retry.js'))).toEqual(['26 max-retry-attempts']);
+    expect(lintAt(RETRY, at('src/retry.js'))).toEqual(['35 max-retry-attempts']);
   });
 
   it('a count the factory call sets is the call\'s finding', () => {

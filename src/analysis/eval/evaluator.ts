@@ -10,7 +10,7 @@ import { constInitializer, findVariable, lookupProperty, memberName, patternKey,
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
-import { argumentsOfCallsFromOutside, closedParameterDefault } from './functions.js';
+import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
 import {
   NO_HEADERS, RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
@@ -324,10 +324,6 @@ export class Evaluator {
     if (variable.references.some((r) => r.isWrite() && !r.init)) return writtenPerAttempt(variable, env) ? UNKNOWN : this.orProbe(env);
     const name = def.name as Node;
     const parent = name.parent;
-    if (def.type === 'Parameter' && env.inlines) {
-      const passed = this.passedArgument(def.node as TSESTree.FunctionLike, name, env, depth);
-      if (passed !== FREE) return passed;
-    }
     if (parent?.type === T.AssignmentPattern && parent.left === name) {
       const source = this.patternSource(parent, env, depth);
       // `{ retries = 3 } = opts`: the default applies when the member is absent, or (by policy) when not known, or no caller can pass it.
@@ -336,26 +332,6 @@ export class Evaluator {
     }
     const source = this.patternSource(name, env, depth);
     return source.known ? source.value : this.orProbe(env);
-  }
-
-  /**
-   * Where local helpers are followed (`env.inlines`): a plain parameter of a local, unexported
-   * function called only from outside itself is what its calls pass (`createRetriable(configs, ...)`
-   * called once: `configs` is that call's argument), joined over the calls. FREE when that is not so.
-   */
-  private passedArgument(fn: TSESTree.FunctionLike, name: Node, env: Env, depth: number): Value | typeof FREE {
-    const param = name.parent?.type === T.AssignmentPattern && name.parent.left === name ? name.parent : name;
-    const index = (fn.params as Node[]).indexOf(param);
-    if (index < 0) return FREE;
-    const args = argumentsOfCallsFromOutside(this.sourceCode, fn, index);
-    if (!args?.length) return FREE;
-    let out: Value = FREE as unknown as Value;
-    for (const arg of args) {
-      const v = arg ? this.eval(arg, env, depth) : param.type === T.AssignmentPattern ? this.eval(param.right, env, depth) : undefined;
-      out = out === (FREE as unknown as Value) ? v : join(out, v);
-      if (out === UNKNOWN) return UNKNOWN;
-    }
-    return out;
   }
 
   /** The member a destructuring pattern takes from its initialiser: `{ status } = res` -> `res.status`. */

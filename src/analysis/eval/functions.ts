@@ -129,7 +129,7 @@ export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>
  * a call passes nothing there); undefined when the function is exported, used other than as the
  * callee of a call, or a spread comes before that position: then a caller may pass anything.
  */
-export function argumentsOfEveryCall(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, index: number, fromOutside = false): (Node | undefined)[] | undefined {
+export function argumentsOfEveryCall(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, index: number): (Node | undefined)[] | undefined {
   const variable = functionVariable(sourceCode, fn);
   if (!variable) return undefined;
   const out: (Node | undefined)[] = [];
@@ -138,25 +138,10 @@ export function argumentsOfEveryCall(sourceCode: Readonly<TSESLint.SourceCode>, 
     const id = ref.identifier as Node;
     const call = id.parent;
     if (call?.type !== T.CallExpression || call.callee !== id) return undefined;
-    if (fromOutside && call.range[0] >= fn.range[0] && call.range[1] <= fn.range[1]) return undefined;
     if (call.arguments.slice(0, index + 1).some((a) => a.type === T.SpreadElement)) return undefined;
     out.push(call.arguments[index] as Node | undefined);
   }
   return out;
-}
-
-const fromOutside = new WeakMap<Fn, Map<number, (Node | undefined)[] | null>>();
-
-/**
- * argumentsOfEveryCall, when every call is made from outside the function (a recursion's own calls
- * pass values that change from call to call); cached per function and position.
- */
-export function argumentsOfCallsFromOutside(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, index: number): (Node | undefined)[] | undefined {
-  let byIndex = fromOutside.get(fn);
-  if (!byIndex) fromOutside.set(fn, (byIndex = new Map()));
-  let hit = byIndex.get(index);
-  if (hit === undefined) byIndex.set(index, (hit = argumentsOfEveryCall(sourceCode, fn, index, true) ?? null));
-  return hit ?? undefined;
 }
 
 /** The variable a local, unexported function is bound to (its name, or the const it initialises). */

@@ -133,6 +133,11 @@ export function findWrapperSites(
     const factory = helper.returnedBy && !helpers.has(helper.returnedBy) ? factoryOf(ctx, helper) : undefined;
     if (!factory) continue;
     helpers.set(factory.fn, factory);
+    // A helper composed in the returned function (kafkajs's `createRetriable(configs, ...)` call in
+    // it) speaks for the factory's defaults: its arguments read as a call with nothing makes them.
+    const at = out.indexOf(helper.site);
+    const own = at >= 0 ? factory.defaults() : undefined;
+    if (own) out[at] = own;
     for (const ref of factory.variable?.references ?? []) {
       const id = ref.identifier as Node;
       const call = id.parent;
