@@ -72,6 +72,22 @@ describe('a retrier returned by a local factory', () => {
     expect(wrappers(code)).toMatchObject([{ label: 'this.retrier()', attempts: 9 }]);
   });
 
+  it('a write sent through a retrier the constructor makes with the defaults is reported at the call, the defaults in the factory', () => {
+    const code = `${MAKE_RETRY}
+      declare const api: { post(path: string, body: unknown): Promise<unknown> };
+      export class Orders {
+        private readonly retrier = makeRetry();
+        send(body: unknown) {
+          return this.retrier(() => api.post('/orders', body));
+        }
+      }
+    `;
+    const findings = lint(code);
+    // What the call retries is judged at the call; the factory's 4 attempts are within bounds.
+    expect(findings.map((f) => f.rule)).toEqual(['no-retry-on-client-error', 'no-unsafe-write-retry']);
+    expect(findings.find((f) => f.rule === 'no-unsafe-write-retry')!.text).toBe("api.post('/orders', body)");
+  });
+
   it('an argument the factory call cannot read stays unknown at the retrier calls', () => {
     const code = `${MAKE_RETRY}
       export function client(opts: { retries?: number }) {
