@@ -48,6 +48,25 @@ describe('a retrier returned by a local factory', () => {
     expect(lint(code).filter((f) => f.rule === 'max-retry-attempts').map((f) => f.text)).toEqual(['retries: 10']);
   });
 
+  it('a retrier called at once, and a function-returning factory written with function declarations', () => {
+    const code = `${MAKE_RETRY}
+      export const load = () => makeRetry({ retries: 7 })(() => fetch('/a'));
+      function makeOther(tries: number) {
+        return function (fn: () => Promise<Response>) {
+          return (async () => {
+            for (let i = 0; i < tries; i++) {
+              try { return await fn(); } catch { await new Promise((r) => setTimeout(r, 100 * 2 ** i * Math.random())); }
+            }
+            throw new Error('gave up');
+          })();
+        };
+      }
+      const other = makeOther(9);
+      export const list = () => other(() => fetch('/b'));
+    `;
+    expect(wrappers(code).map((s) => [s.label, s.attempts])).toEqual([['makeRetry({ retries: 7 })()', 8], ['other()', 9]]);
+  });
+
   it('a factory called with nothing is judged by its own defaults, in the factory', () => {
     const code = `${MAKE_RETRY}
       const retry = makeRetry();

@@ -104,8 +104,8 @@ export function retrierCalls(ctx: AnalysisContext, factoryCall: TSESTree.CallExp
     owner = thisClass(unwrap(p.left.object) as TSESTree.ThisExpression);
     name = memberName(p.left);
   }
-  if (!owner || name === undefined) return [];
-  return methodCalls(ctx, owner, name).filter((c) => !hasOtherWrite(ctx, owner!, name!, p as Node));
+  if (!owner || name === undefined || hasOtherWrite(ctx, owner, name, p as Node)) return [];
+  return methodCalls(ctx, owner, name);
 }
 
 /** `this.x = ...` written in the class's constructor (set once, before any method runs). */
