@@ -132,6 +132,7 @@ export function enumMember(ev: Evaluator, base: SymbolicValue, key: string, obje
   }
   return undefined;
 }
+
 /** How deep merged objects nest before their members read as unknown. */
 const MAX_MERGE_DEPTH = 3;
 

@@ -459,7 +459,10 @@ export class Evaluator {
       const found = lookupProperty(object.node, key, (n) => this.scopeOf(n));
       if (found.state === 'absent') return undefined;
       // A spread the code alone cannot resolve (`...opts`) may be bound, or a default, where the literal is read.
-      if (found.state === 'unknown') return object.env ? this.memberOf(mergeObjects(this, [object], { ...object.env, flags: env.flags }, depth + 1), key, env, depth + 1) : UNKNOWN;
+      if (found.state === 'unknown') {
+        const merged = object.env ? mergeObjects(this, [object], { ...object.env, flags: env.flags }, depth + 1) : UNKNOWN;
+        return merged === UNKNOWN ? UNKNOWN : this.memberOf(merged, key, env, depth + 1);
+      }
       if (!object.env) return this.evaluateStaticAt(found.value, depth + 1);
       return this.eval(found.value, { ...object.env, flags: env.flags }, depth + 1);
     }
