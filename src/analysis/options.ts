@@ -3,7 +3,8 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { UNKNOWN, isStaticObject, toStatic, type Maybe, type StaticValue } from './eval/values.js';
 import type { Env } from './eval/environment.js';
-import { lookupProperty } from './ast.js';
+import { lookupProperty, unwrap } from './ast.js';
+import { parameterDefault, parameterDefaultApplies } from './eval/functions.js';
 import type { Evaluator } from './eval/evaluator.js';
 import type { Node, Setting } from './model.js';
 
@@ -12,6 +13,11 @@ export interface OptionValue {
   /** The `key: value` property, when the option is written. */
   readonly property?: TSESTree.Property | undefined;
   readonly valueNode?: Node | undefined;
+  /**
+   * The parameter default the value comes from (`retries: maxAttempts` with `{ maxAttempts = 5 }`
+   * in the enclosing function's parameters), when a call may get it: shown there, where it is written.
+   */
+  readonly parameterDefault?: TSESTree.AssignmentPattern | undefined;
 }
 
 const ABSENT: OptionValue = { value: undefined };
@@ -60,7 +66,26 @@ export class OptionsView {
     if (found.state === 'absent') return ABSENT;
     if (found.state === 'unknown') return UNKNOWN_VALUE;
     const value = this.env ? toStatic(this.evaluator.evaluateIn(found.value, this.env)) : this.evaluator.evaluate(found.value);
+    if (!this.env) {
+      const fromDefault = this.parameterDefault(found.value, value);
+      if (fromDefault) return { ...fromDefault, property: found.property, valueNode: found.value };
+    }
     return { value, property: found.property, valueNode: found.value };
+  }
+
+  /**
+   * A value that is a parameter's default a call may get (issue 14): the default's value, at the
+   * default. Only where the static reading left it unknown or took the default as a fact, so a value
+   * a helper's call binds (a specialised reading) stays the call's.
+   */
+  private parameterDefault(node: Node, value: Maybe<StaticValue>): { value: Maybe<StaticValue>; parameterDefault: TSESTree.AssignmentPattern } | undefined {
+    const id = unwrap(node);
+    if (id.type !== T.Identifier) return undefined;
+    const assignment = parameterDefault(this.evaluator.variableOf(id));
+    if (!assignment || !parameterDefaultApplies(this.evaluator.sourceCode, assignment)) return undefined;
+    const fallback = this.evaluator.evaluate(assignment.right);
+    if (value !== UNKNOWN && value !== fallback) return undefined;
+    return fallback === UNKNOWN ? undefined : { value: fallback, parameterDefault: assignment };
   }
 
   has(key: string): Maybe<boolean> {
@@ -81,7 +106,7 @@ export class OptionsView {
   number(key: string, fallback: number | undefined): Setting<number | undefined> {
     const v = this.get(key);
     if (!v.property && v.value === undefined) return { value: fallback };
-    if (typeof v.value === 'number') return { value: v.value, node: v.property };
+    if (typeof v.value === 'number') return { value: v.value, node: v.parameterDefault ?? v.property };
     if (v.value === undefined && v.property) return { value: fallback, node: v.property };
     return { value: UNKNOWN, node: v.property };
   }
@@ -89,7 +114,7 @@ export class OptionsView {
   boolean(key: string, fallback: boolean): Setting<boolean> {
     const v = this.get(key);
     if (!v.property && v.value === undefined) return { value: fallback };
-    if (typeof v.value === 'boolean') return { value: v.value, node: v.property };
+    if (typeof v.value === 'boolean') return { value: v.value, node: v.parameterDefault ?? v.property };
     if (v.value === undefined) return { value: fallback, node: v.property };
     return { value: UNKNOWN, node: v.property };
   }

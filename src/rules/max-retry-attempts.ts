@@ -1,3 +1,4 @@
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { getRetryModel, type RetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix, scheduleSuggestion } from '../analysis/fixes.js';
 import type { RetrySite } from '../analysis/model.js';
@@ -6,7 +7,7 @@ import { DURABLE_MAX_ATTEMPTS, MAX_ATTEMPTS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ max?: number }];
-type MessageIds = 'tooManyAttempts' | 'unbounded' | 'setThreeAttempts' | 'durableTooMany' | 'durableUnbounded' | 'setDurableAttempts';
+type MessageIds = 'tooManyAttempts' | 'tooManyAttemptsByDefault' | 'unbounded' | 'setThreeAttempts' | 'durableTooMany' | 'durableUnbounded' | 'setDurableAttempts';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-attempts',
@@ -21,6 +22,8 @@ export default createRule<Options, MessageIds>({
     messages: {
       tooManyAttempts:
         '{{label}} makes up to {{attempts}} calls in total, above the bound of {{max}} (R-RES-RE-3). Use 3 attempts; work that needs more belongs in a durable task queue.',
+      tooManyAttemptsByDefault:
+        '{{label}} makes up to {{attempts}} calls in total with this default, which every call that passes no value gets, above the bound of {{max}} (R-RES-RE-3). Default to 3 attempts; work that needs more belongs in a durable task queue.',
       unbounded:
         '{{label}} retries without bound (R-RES-RE-3). Bound it to 3 attempts; work that must eventually succeed belongs in a durable task queue.',
       setThreeAttempts: 'Bound the attempts, keeping the schedule within the guide ({{edit}}).',
@@ -77,10 +80,12 @@ export default createRule<Options, MessageIds>({
           }
           const attempts = site.attempts.value;
           if (!isKnown(attempts) || attempts <= max) continue;
-          const suggestion = scheduleSuggestion(site, { need: 'attempts', maxAttempts: max }, model, site.fixes?.attempts?.(3));
+          // A parameter's default (`{ maxAttempts = 5 }`) is shown where it is written; the options' own edit would not change it.
+          const byDefault = site.attempts.node?.type === AST_NODE_TYPES.AssignmentPattern;
+          const suggestion = byDefault ? undefined : scheduleSuggestion(site, { need: 'attempts', maxAttempts: max }, model, site.fixes?.attempts?.(3));
           context.report({
             node: model.findingNode(site, site.attempts.node),
-            messageId: attempts === Infinity ? 'unbounded' : 'tooManyAttempts',
+            messageId: attempts === Infinity ? 'unbounded' : byDefault ? 'tooManyAttemptsByDefault' : 'tooManyAttempts',
             data: { label: site.label, attempts, max },
             suggest: suggestion
               ? [{ messageId: 'setThreeAttempts', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }]

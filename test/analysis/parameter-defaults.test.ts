@@ -22,26 +22,64 @@ describe('parameter defaults in static option reading', () => {
     expect(lint(code).map((f) => f.rule)).toContain('max-retry-attempts');
   });
 
-  it('leaves it unknown when one call passes the member', () => {
+  it('reads the default when one call passes the member and another does not (the other gets it)', () => {
     const code = helper(`export const a = () => withRetry(() => fetch('/a'));\nexport const b = () => withRetry(() => fetch('/b'), { retries: 2 });`);
     const sites = analyse(code).filter((s) => s.library === 'p-retry' && s.line === 4);
-    expect(sites.length).toBeGreaterThan(0);
-    for (const s of sites) expect(s.attempts).toBe('unknown');
+    expect(sites.map((s) => s.attempts)).toEqual([9]);
   });
 
-  it('leaves it unknown when a call passes an object it cannot see into', () => {
-    const code = helper(`export const a = (opts: { retries?: number }) => withRetry(() => fetch('/a'), opts);`);
+  it('leaves it unknown when every call passes the member or an object it cannot see into', () => {
+    const code = helper(`export const a = (opts: { retries?: number }) => withRetry(() => fetch('/a'), opts);\nexport const b = () => withRetry(() => fetch('/b'), { retries: 2 });`);
     const sites = analyse(code).filter((s) => s.library === 'p-retry' && s.line === 4);
     expect(sites.length).toBeGreaterThan(0);
     for (const s of sites) expect(s.attempts).toBe('unknown');
+    expect(lint(code).filter((f) => f.rule === 'max-retry-attempts')).toEqual([]);
   });
 
-  it('leaves it unknown when the function is exported (callers elsewhere) or handed out', () => {
+  it('judges the default of an exported or handed-out function where it is written (issue 14)', () => {
     const exported = helper(`withRetry(() => fetch('/a'));`, 'export ');
     const outside = analyse(exported).filter((x) => x.library === 'p-retry' && x.line === 4);
-    expect(outside.length).toBeGreaterThan(0);
-    for (const s of outside) expect(s.attempts).toBe('unknown');
+    expect(outside.map((s) => s.attempts)).toEqual([9]);
+    const found = lint(exported).filter((f) => f.rule === 'max-retry-attempts');
+    expect(found).toMatchObject([{ messageId: 'tooManyAttemptsByDefault', line: 3, text: 'retries = 8' }]);
     const handed = helper(`export const run = withRetry;`);
-    for (const s of analyse(handed).filter((x) => x.library === 'p-retry' && x.line === 4)) expect(s.attempts).toBe('unknown');
+    expect(analyse(handed).filter((x) => x.library === 'p-retry' && x.line === 4).map((s) => s.attempts)).toEqual([9]);
+  });
+
+  it('judges a plain parameter default and a destructured one with its own name (lets.church shape)', () => {
+    const code = `
+      import pRetry from 'p-retry';
+      export async function retryablePutFile({ maxAttempts = 5, signal, ...rest }: { maxAttempts?: number; signal: AbortSignal; key: string }) {
+        return pRetry(() => putFile(rest), { signal, retries: maxAttempts });
+      }
+      export function getWithRetry(url: string, retries = 7) {
+        return pRetry(() => fetch(url), { retries, randomize: true });
+      }
+      declare function putFile(o: unknown): Promise<void>;
+    `;
+    const found = lint(code).filter((f) => f.rule === 'max-retry-attempts');
+    expect(found).toMatchObject([
+      { messageId: 'tooManyAttemptsByDefault', line: 3, text: 'maxAttempts = 5' },
+      { messageId: 'tooManyAttemptsByDefault', line: 6, text: 'retries = 7' },
+    ]);
+  });
+
+  it('stays silent on a compliant default, and on a default every local call overrides', () => {
+    const compliant = `
+      import pRetry from 'p-retry';
+      export function getWithRetry(url: string, retries = 2) {
+        return pRetry(() => fetch(url), { retries, randomize: true, maxTimeout: 2000 });
+      }
+    `;
+    expect(lint(compliant).filter((f) => f.rule === 'max-retry-attempts')).toEqual([]);
+    const overridden = `
+      import pRetry from 'p-retry';
+      function getWithRetry(url: string, retries = 9) {
+        return pRetry(() => fetch(url), { retries, randomize: true });
+      }
+      export const a = () => getWithRetry('/a', 2);
+      export const b = (n: number) => getWithRetry('/b', n);
+    `;
+    expect(lint(overridden).filter((f) => f.rule === 'max-retry-attempts')).toEqual([]);
   });
 });

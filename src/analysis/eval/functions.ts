@@ -162,3 +162,47 @@ function functionVariable(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn): Va
     return undefined;
   }
 }
+
+/**
+ * The default a parameter name is declared with, `function f(retries = 3)` or
+ * `function f({ retries = 3 } = {})`, when the name is such a parameter; undefined otherwise.
+ */
+export function parameterDefault(variable: Variable | undefined): TSESTree.AssignmentPattern | undefined {
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Parameter') return undefined;
+  const name = def.name as Node;
+  const p = name.parent;
+  return p?.type === T.AssignmentPattern && p.left === name ? p : undefined;
+}
+
+/**
+ * Whether some call may get a parameter's default (issue 14: a default is configuration that
+ * travels, judged where it is written). It may unless the function is a local, unexported one
+ * used only as a callee and every call passes a value there: a literal object with the member
+ * for a destructured default, anything but `undefined` for a plain one (an object it cannot see
+ * into counts as passing it, so such a default stays unjudged).
+ */
+export function parameterDefaultApplies(sourceCode: Readonly<TSESLint.SourceCode>, assignment: TSESTree.AssignmentPattern): boolean {
+  let key: string | undefined;
+  let param: Node = assignment;
+  const prop = assignment.parent;
+  if (prop?.type === T.Property && prop.value === assignment) {
+    key = patternKey(prop);
+    const pattern = prop.parent;
+    if (key === undefined || pattern?.type !== T.ObjectPattern) return false;
+    param = pattern.parent?.type === T.AssignmentPattern && pattern.parent.left === pattern ? pattern.parent : pattern;
+  }
+  const fn = param.parent;
+  if (!fn || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return false;
+  const index = fn.params.indexOf(param as TSESTree.Parameter);
+  if (index < 0) return false;
+  const args = argumentsOfEveryCall(sourceCode, fn, index);
+  if (!args) return true;
+  return args.some((arg) => {
+    if (!arg) return true;
+    const a = unwrap(arg);
+    if (a.type === T.Identifier && a.name === 'undefined') return true;
+    if (key === undefined || a.type !== T.ObjectExpression) return false;
+    return !a.properties.some((p) => p.type === T.SpreadElement || (p.type === T.Property && staticPropertyName(p) === key));
+  });
+}
