@@ -83,6 +83,8 @@ export function buildModel(
   const { evaluator, imports } = context;
 
   const sites: RetrySite[] = [];
+  // How each library site is read again with a helper's parameters bound (wrappers/library-helpers.ts).
+  const readers = new Map<RetrySite, { library: LibraryDescriptor; uses: readonly LibraryUse[] }>();
   const lookup = catalogueLookup(libraries);
   // Which libraries this file imports, found from its imports (a file that imports nothing skips them all).
   const modulesOf = new Map<LibraryDescriptor, string[]>();
@@ -100,7 +102,9 @@ export function buildModel(
     const uses = collectUses(imports, new Set(modules));
     if (uses.length === 0) continue;
     try {
-      sites.push(...library.find!(uses, context));
+      const found = library.find!(uses, context);
+      for (const s of found) readers.set(s, { library, uses });
+      sites.push(...found);
     } catch (error) {
       // A descriptor bug must not take the linter down on a valid file; treat the file as unknown.
       reportInternalError(library.id, sourceCode, error);
@@ -125,7 +129,12 @@ export function buildModel(
     reportInternalError('typed options', sourceCode, error);
   }
   try {
-    const wrapped = findWrapperSites(context, sites, env, analyseImported);
+    const reread = (site: RetrySite, ctx: AnalysisContext): RetrySite | undefined => {
+      const r = readers.get(site);
+      const uses = r?.uses.filter((u) => u.expression.parent === site.node);
+      return uses?.length ? r!.library.find!(uses, ctx).find((s) => s.node === site.node) : undefined;
+    };
+    const wrapped = findWrapperSites(context, sites, env, analyseImported, reread);
     for (let i = 0; i < sites.length; i++) sites[i] = wrapped.replace.get(sites[i]!) ?? sites[i]!;
     sites.push(...wrapped.sites);
   } catch (error) {
@@ -237,7 +246,9 @@ function providedGlobals(libraries: readonly LibraryDescriptor[]): ProvidedGloba
 
 /** Another file of the project, read for the retry helpers it exports (its own imports are not followed). */
 function analyseImported(sourceCode: Readonly<TSESLint.SourceCode>) {
-  const model = buildModel(sourceCode, [], {});
+  // The catalogue too: a helper may be a library retry around its parameter. A file that imports
+  // no library of the catalogue runs none of it.
+  const model = buildModel(sourceCode, LIBRARIES, {});
   return { ctx: model.context, helpers: helpersOf(model.context) };
 }
 

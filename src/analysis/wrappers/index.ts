@@ -15,9 +15,11 @@ import { findWrapperHelpers, markCalledInOwnFile, wrapperCallSite, type WrapperH
 import { composedHelpers, type InnerCall } from './composed.js';
 import { methodCalls } from './methods.js';
 import { addFactoryCalls, factoryOf, keepsResult, retrierCalls } from './factories.js';
+import { findLibraryHelpers, type Reread } from './library-helpers.js';
 import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
+export type { Reread } from './library-helpers.js';
 export { clearModuleCache, isFollowable, moduleCacheStats, readModule, rememberLinted, resolveImport, FRESH_MS } from './modules.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -46,12 +48,15 @@ export function findWrapperSites(
   sites: readonly RetrySite[],
   env: FileEnvironment | undefined,
   analyse: AnalyseFile,
+  reread?: Reread,
 ): WrapperResult {
   const out: RetrySite[] = [];
   const replace = new Map<RetrySite, RetrySite>();
   const taken = new Set<Node>(sites.map((s) => s.node));
   const handWritten = sites.filter((s) => s.library === 'hand-written');
   const helpers = handWritten.length ? findWrapperHelpers(ctx, handWritten) : new Map<Fn, WrapperHelper>();
+  // Library retries around a call of the enclosing function's parameter (library-helpers.ts).
+  if (sites.length > handWritten.length) for (const h of findLibraryHelpers(ctx, sites, reread)) if (!helpers.has(h.fn)) helpers.set(h.fn, h);
   helpersByContext.set(ctx, helpers);
 
   const inner: InnerCall[] = [];
@@ -186,6 +191,8 @@ function passesFunction(call: TSESTree.CallExpression, ctx: AnalysisContext): bo
   // Function literals first: they settle most calls without evaluating any name.
   if (call.arguments.some(isFunctionLiteral)) return true;
   return call.arguments.some((a) => {
+    // `fn.bind(this)`: a function handed on with its receiver.
+    if (a.type === T.CallExpression && a.callee.type === T.MemberExpression && !a.callee.computed && a.callee.property.type === T.Identifier && a.callee.property.name === 'bind') return true;
     if (a.type !== T.Identifier && a.type !== T.MemberExpression) return false;
     // Most arguments are parameters, imports or awaited results: settled without evaluating them.
     if (ctx.evaluator.neverAFunction(a)) return false;

@@ -137,7 +137,7 @@ export function returnedBy(fn: Fn): Fn | undefined {
 }
 
 /** The parameter (and keys into it) an expression reads: `fn` -> {0}, `opts.task` -> {1, [task]}. */
-function parameterPathOf(ctx: AnalysisContext, expr: Node): { fn: Fn; path: ParamPath } | undefined {
+export function parameterPathOf(ctx: AnalysisContext, expr: Node): { fn: Fn; path: ParamPath } | undefined {
   const keys: string[] = [];
   let n = unwrap(expr);
   while (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier) {

@@ -57,9 +57,11 @@ const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'
 const FAILURE_HINT = /catch|\.ok\b|\.status|\.then\s*\(|\berr(?:or)?\b/;
 const RETRY_HINT = /[sS]etTimeout|[sS]leep|[dD]elay|[wW]ait|[pP]ause|[bB]ackoff|[rR]etr(?:y|ies)|[aA]ttempt|[tT]ries|[tT]imes|RETR(?:Y|IES)|ATTEMPT|BACKOFF/;
 const REEXPORT_HINT = /export\s*(?:\*|\{[^}]*\}\s*from)/;
+/** An import of a module named for retrying (`p-retry`, `async-retry`): a helper may be a one-line call of it. */
+const RETRY_MODULE_HINT = /(?:from\s*|require\(\s*)['"][^'"]*(?:retry|backoff)[^'"]*['"]/i;
 
 function mayOfferHelpers(text: string): boolean {
-  return (FAILURE_HINT.test(text) && RETRY_HINT.test(text)) || REEXPORT_HINT.test(text);
+  return (FAILURE_HINT.test(text) && RETRY_HINT.test(text)) || REEXPORT_HINT.test(text) || RETRY_MODULE_HINT.test(text);
 }
 
 /** For tests and long-running editors: forget every parsed file. */

@@ -1,0 +1,118 @@
+/**
+ * Application retry helpers over a library (issues 13 and 14): a function whose body is a library
+ * retry around a call of its own function parameter is a retry helper; each call of it is a site
+ * with the library's options, judged at the call for what it passes.
+ */
+import { readFileSync } from 'node:fs';
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { beforeEach, describe, expect, it } from 'vitest';
+import plugin from '../../src/index.js';
+import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
+import { analyse, lint } from '../helpers/model.js';
+import { temporaryProjects } from '../helpers/project.js';
+
+/** Lints a file on disk with the recommended preset (files outside the working directory need cwd `/`). */
+function lintFile(filename: string): { rule: string; line: number }[] {
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  return linter.verify(readFileSync(filename, 'utf8'), [{
+    files: ['**/*.ts'],
+    plugins: { 'safe-retry': plugin as never },
+    languageOptions: { parser: tsParser as never, ecmaVersion: 'latest', sourceType: 'module' },
+    rules: plugin.configs.recommended.rules as never,
+  }], filename).map((m) => ({ rule: (m.ruleId ?? '').replace('safe-retry/', ''), line: m.line }));
+}
+
+const at = (code: string, rule: string) => lint(code).filter((f) => f.rule === rule).map((f) => `${f.line} ${f.text}`);
+
+describe('a library retry around a call of the function parameter', () => {
+  // copilot-platforms/tasks-app's withRetry: fn and args separate parameters, fn(...args) inside a literal.
+  const tasksApp = (options: string, calls: string) => `
+    import pRetry from 'p-retry';
+    import axios from 'axios';
+    export const withRetry = async <T>(fn: (...args: any[]) => Promise<T>, args: any[]): Promise<T> => {
+      return await pRetry(async () => {
+        try {
+          return await fn(...args);
+        } catch (error) {
+          console.warn('failed');
+          throw error;
+        }
+      }, ${options});
+    };
+    ${calls}
+  `;
+
+  it('makes each call a site: a write passed in is reported at the call', () => {
+    const code = tasksApp(`{ retries: 3, minTimeout: 500, factor: 2, randomize: true, shouldRetry: (e: any) => e.status >= 500 }`,
+      `export const create = (body: unknown) => withRetry(() => axios.post('/clients', body), []);\nexport const get = (id: string) => withRetry(() => axios.get('/clients/' + id), []);`);
+    const sites = analyse(code).filter((s) => s.library === 'wrapper:withRetry');
+    expect(sites.map((s) => [s.line, s.attempts])).toEqual([[14, 4], [15, 4]]);
+    expect(at(code, 'no-unsafe-write-retry')).toEqual(["14 axios.post('/clients', body)"]);
+  });
+
+  it('reports the helper\'s numbers once, in the helper, not at every call', () => {
+    const code = tasksApp(`{ retries: 3, minTimeout: 500 }`,
+      `export const a = () => withRetry(() => axios.get('/a'), []);\nexport const b = () => withRetry(() => axios.get('/b'), []);`);
+    expect(at(code, 'require-jitter')).toEqual(['12 minTimeout: 500']);
+    // The filter is the helper's (none), the 4xx are the operation's: shown at each call.
+    expect(at(code, 'no-retry-on-client-error')).toEqual(['14 withRetry', '15 withRetry']);
+  });
+
+  it('stays silent on a compliant helper called with a read', () => {
+    const code = tasksApp(`{ retries: 2, minTimeout: 200, factor: 2, randomize: true, maxTimeout: 1000, shouldRetry: (e: any) => e.status >= 500 || e.status === 429 }`,
+      `export const get = (id: string) => withRetry(() => axios.get('/clients/' + id), []);`);
+    expect(lint(code).filter((f) => f.rule !== 'no-legacy-retry')).toEqual([]);
+  });
+
+  it('reads `(fn) => pRetry(fn, ...)`: the retried parameter itself', () => {
+    const code = `
+      import pRetry from 'p-retry';
+      export const withRetry = (fn: () => Promise<unknown>) => pRetry(fn, { retries: 2, randomize: true });
+      declare const stripe: { charges: { create(o: object): Promise<unknown> } };
+      export const charge = () => withRetry(() => stripe.charges.create({ amount: 1 }));
+    `;
+    expect(at(code, 'no-unsafe-write-retry')).toEqual(['5 stripe.charges.create({ amount: 1 })']);
+  });
+
+  it('reads an option the helper takes from its parameters with each call\'s value, at the call', () => {
+    const code = `
+      import pRetry from 'p-retry';
+      function withRetry(fn: () => Promise<unknown>, retries = 2) {
+        return pRetry(fn, { retries, randomize: true, maxTimeout: 1000 });
+      }
+      export const a = () => withRetry(() => fetch('/a'));
+      export const b = () => withRetry(() => fetch('/b'), 9);
+    `;
+    const sites = analyse(code).filter((s) => s.library === 'wrapper:withRetry');
+    expect(sites.map((s) => [s.line, s.attempts])).toEqual([[6, 3], [7, 10]]);
+    expect(at(code, 'max-retry-attempts')).toEqual(['7 9']);
+  });
+
+  it('leaves a side call of a parameter alone: `log(...)` inside the retried function is no operation', () => {
+    const code = `
+      import pRetry from 'p-retry';
+      export function getUser(id: string, log: (m: string) => void) {
+        return pRetry(async () => { log('try'); const r = await fetch('/u/' + id); return r.json(); }, { retries: 2, randomize: true });
+      }
+      export const a = () => getUser('1', console.log);
+    `;
+    expect(analyse(code).filter((s) => s.library.startsWith('wrapper:'))).toEqual([]);
+  });
+});
+
+describe('a library helper imported from another file', () => {
+  const project = temporaryProjects('safe-retry-libhelper-');
+  beforeEach(() => clearModuleCache());
+
+  it('is followed across the import (the text names a retry module, with no catch in it)', () => {
+    const file = project({
+      'src/retry.ts': `import pRetry from 'p-retry';\nexport const withRetry = <T>(fn: () => Promise<T>) => pRetry(fn, { retries: 5 });\n`,
+      'src/orders.ts': `import { withRetry } from './retry';\nimport axios from 'axios';\nexport const place = (o: unknown) => withRetry(() => axios.post('/orders', o));\nexport const list = () => withRetry(() => axios.get('/orders'));\n`,
+    });
+    const found = lintFile(file('src/orders.ts'));
+    expect(found.filter((f) => f.rule === 'no-unsafe-write-retry').map((f) => f.line)).toEqual([3]);
+    // The helper's own numbers (6 calls, no jitter) are reported in retry.ts, not here.
+    expect(found.filter((f) => f.rule === 'max-retry-attempts' || f.rule === 'require-jitter')).toEqual([]);
+  });
+});
