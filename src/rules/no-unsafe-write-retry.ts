@@ -70,16 +70,17 @@ export default createRule<Options, MessageIds>({
             }
             // One report per site, at its first unkeyed write, naming the others: the site is what
             // gets fixed (a key created once per action for each write, or no retry).
-            const fresh = unkeyed.filter((op) => !reported.has(op.node));
+            const shown = (op: Operation) => group.shownAt ?? op.node;
+            const fresh = unkeyed.filter((op) => !reported.has(shown(op)));
             const first = fresh[0];
             if (!first) continue;
-            for (const op of fresh) reported.add(op.node);
+            for (const op of fresh) reported.add(shown(op));
             const once = callOnceFix(site, context.sourceCode);
             const several = fresh.length > 1;
             // One write: its key, created once before the retry, where the request can carry it.
             const key = several ? undefined : keySuggestion(site, first, model);
             context.report({
-              node: first.node,
+              node: shown(first),
               messageId: several ? 'unsafeWrites' : first.autoKey ? 'unsafeAutoKey' : 'unsafeWrite',
               data: several ? { site: site.label, count: fresh.length, operations: listOf(fresh.map((op) => op.label)) } : { site: site.label, operation: first.label },
               suggest: [

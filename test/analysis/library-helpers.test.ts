@@ -101,6 +101,44 @@ describe('a library retry around a call of the function parameter', () => {
   });
 });
 
+describe('class fields that wrap methods by reference in a factory (tasks-app CopilotAPI)', () => {
+  const api = (wrapper: string) => `
+    import pRetry from 'p-retry';
+    import { copilotApi } from 'copilot-node-sdk';
+    const withRetry = (fn: (...a: any[]) => Promise<unknown>, args: any[]) => pRetry(() => fn(...args), { retries: 2, randomize: true, maxTimeout: 1000 });
+    export class Api {
+      copilot = copilotApi({ apiKey: 'k' });
+      async _createClient(body: unknown) { return await this.copilot.createClient({ requestBody: body }); }
+      async _getClient(id: string) { return await this.copilot.retrieveClient({ id }); }
+      ${wrapper}
+      createClient = this.wrapWithRetry(this._createClient);
+      getClient = this.wrapWithRetry(this._getClient);
+    }
+  `;
+
+  it('makes each call of the factory a site whose operation is the method handed over, reported there', () => {
+    const code = api(`private wrapWithRetry<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+        return (...args: A): Promise<R> => withRetry(fn.bind(this), args);
+      }`);
+    const sites = analyse(code).filter((s) => s.library === 'wrapper:wrapWithRetry');
+    expect(sites.map((s) => s.line)).toEqual([12, 13]);
+    expect(at(code, 'no-unsafe-write-retry')).toEqual(['12 this._createClient']);
+  });
+
+  it('reads an arrow-bodied factory the same way, and a method handed over with bind', () => {
+    const code = api(`wrapWithRetry = (fn: (...a: any[]) => Promise<unknown>) => (...args: unknown[]) => withRetry(fn.bind(this), args);
+      direct = (b: unknown) => withRetry(this._createClient.bind(this), [b]);`);
+    expect(at(code, 'no-unsafe-write-retry')).toEqual(['10 this._createClient.bind(this)', '11 this._createClient']);
+  });
+
+  it('stays silent when the factory does not retry (a plain wrapper that logs)', () => {
+    const code = api(`private wrapWithRetry<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+        return (...args: A): Promise<R> => { console.info('call'); return fn.apply(this, args); };
+      }`);
+    expect(at(code, 'no-unsafe-write-retry')).toEqual([]);
+  });
+});
+
 describe('a library helper imported from another file', () => {
   const project = temporaryProjects('safe-retry-libhelper-');
   beforeEach(() => clearModuleCache());

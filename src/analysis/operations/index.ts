@@ -79,7 +79,8 @@ export function createOperationAnalysis(
       if (scope) {
         fn = isFunctionNode(scope) ? scope : undefined;
         const operations = classifier.operationsIn(scope, keys.attemptVariables(site, scope));
-        groups.push({ scope, operations: repeatable(withoutWayBack(site, operations, file), scope) });
+        const shownAt = site.operation && !inside(site.operation, scope) && !inside(site.node, scope) && !inside(scope, site.node) ? site.operation : undefined;
+        groups.push({ scope, operations: repeatable(withoutWayBack(site, operations, file), scope), shownAt });
       }
     }
     const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
@@ -103,11 +104,23 @@ export function createOperationAnalysis(
     const fn = functionOf(site.operation, ctx);
     if (fn) return fn;
     if (site.library === 'hand-written') return site.node;
+    const method = site.operation && methodReference(site.operation);
+    if (method) return method;
     // An observable resubscribed by rxjs `retry()`: the call that builds it is what repeats
     // (`this.http.post(...)`, `defer(() => axios.post(...))`, `from(fetch(...))`, `next.handle(req)`).
     const source = site.operation ? unwrap(site.operation) : undefined;
     if (source?.type === T.CallExpression && !inside(source, site.node)) return source;
     return undefined;
+  }
+
+  /** A method handed over by reference, `this.create` or `this.create.bind(this)`: the method of this file it runs. */
+  let resolver: ReturnType<typeof createMethodResolver> | undefined;
+  function methodReference(operation: Node): TSESTree.FunctionLike | undefined {
+    let n = unwrap(operation);
+    if (n.type === T.CallExpression && n.callee.type === T.MemberExpression && !n.callee.computed && n.callee.property.type === T.Identifier && n.callee.property.name === 'bind') n = unwrap(n.callee.object);
+    if (n.type !== T.MemberExpression || unwrap(n.object).type !== T.ThisExpression) return undefined;
+    const target = (resolver ??= createMethodResolver(ctx, undefined, undefined)).methodOf(n);
+    return target?.ctx === ctx ? target.fn : undefined;
   }
 
   return {

@@ -13,6 +13,7 @@ import { isAbsolute } from 'node:path';
 import { constInitializer, enclosingFunction, isFunctionNode, lookupProperty, propertyKey, staticPropertyName, unwrap } from '../ast.js';
 import type { AnalysisContext, ImportedValue } from '../library.js';
 import type { Node } from '../model.js';
+import { thisClass } from '../eval/fields.js';
 
 type Fn = TSESTree.FunctionLike;
 type Class = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -89,6 +90,12 @@ function thisHolder(node: Node): Holder | undefined {
   // Arrows keep the `this` of the function around them.
   let fn = enclosingFunction(node);
   while (fn?.type === T.ArrowFunctionExpression && fn.parent?.type !== T.PropertyDefinition) fn = enclosingFunction(fn);
+  // `create = this.wrap(this._create)`: an instance field's initialiser, outside any function.
+  const object = node.type === T.MemberExpression ? unwrap(node.object) : undefined;
+  if (!fn && object?.type === T.ThisExpression) {
+    const cls = thisClass(object);
+    return cls ? { kind: 'class', cls, instance: true } : undefined;
+  }
   const member = fn?.parent;
   if (!fn || (member?.type !== T.MethodDefinition && member?.type !== T.PropertyDefinition) || member.value !== fn) return undefined;
   const cls = member.parent?.parent;

@@ -61,6 +61,11 @@ export interface OperationGroup {
   /** A key given to the retry engine itself (the runtime's `write({ idempotencyKey })`). */
   readonly engineKey?: IdempotencyKey | undefined;
   readonly operations: readonly Operation[];
+  /**
+   * Where findings about these operations are shown when they are written elsewhere: the method
+   * handed to the retry by reference (`this.wrapWithRetry(this._createClient)`), not its body.
+   */
+  readonly shownAt?: Node | undefined;
 }
 
 /** Another retry layer under this one. */

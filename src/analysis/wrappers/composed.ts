@@ -31,7 +31,7 @@ export function composedHelpers(ctx: AnalysisContext, inner: readonly InnerCall[
   const out: WrapperHelper[] = [];
   const taken = new Set<Fn>();
   for (const c of inner) {
-    const fn = callerOf(c.call);
+    const fn = helperFunctionOf(c.call);
     if (!fn || known.has(fn) || taken.has(fn) || c.helper.fn === fn) continue;
     const named = callableName(ctx, fn);
     if (!named || !readsParameters(ctx, fn, c.call)) continue;
@@ -48,6 +48,22 @@ function callerOf(call: TSESTree.CallExpression): Fn | undefined {
   return p?.type === T.NewExpression && p.arguments[0] === fn && unwrap(p.callee).type === T.Identifier && (unwrap(p.callee) as TSESTree.Identifier).name === 'Promise'
     ? enclosingFunction(p)
     : fn;
+}
+
+/**
+ * The function a helper call makes a helper of: the one it is written in, or, when that is a
+ * function literal the enclosing function returns (a factory, `wrapWithRetry(fn) { return
+ * (...args) => withRetry(fn.bind(this), args) }`), the factory: each call of it makes a retrying
+ * function of what it is passed.
+ */
+function helperFunctionOf(call: TSESTree.CallExpression): Fn | undefined {
+  const fn = callerOf(call);
+  if (!fn || fn.type === T.FunctionDeclaration) return fn;
+  let holder: Node = fn;
+  while (holder.parent && (holder.parent.type === T.TSAsExpression || holder.parent.type === T.TSSatisfiesExpression)) holder = holder.parent;
+  const p = holder.parent;
+  const outer = p?.type === T.ReturnStatement ? enclosingFunction(p) : p?.type === T.ArrowFunctionExpression && p.body === holder ? p : undefined;
+  return outer ?? fn;
 }
 
 /** Whether an argument of the call (other than a function written in it) reads a parameter of `fn`. */
@@ -115,7 +131,9 @@ function operationArgument(call: TSESTree.CallExpression, path: ParamPath): Node
 
 /** `fn`'s parameter (and keys into it) an expression is, when it is one. */
 function parameterPath(ctx: AnalysisContext, fn: Fn, expr: Node): ParamPath | undefined {
-  const n = unwrap(expr);
+  let n = unwrap(expr);
+  // `fn.bind(this)`: the parameter handed on with its receiver.
+  if (n.type === T.CallExpression && n.callee.type === T.MemberExpression && !n.callee.computed && n.callee.property.type === T.Identifier && n.callee.property.name === 'bind') n = unwrap(n.callee.object);
   if (n.type !== T.Identifier) return undefined;
   const def = ctx.evaluator.variableOf(n)?.defs[0];
   if (def?.type !== 'Parameter' || def.node !== fn) return undefined;
