@@ -101,6 +101,18 @@ export function worstCaseDurationMs(
   return computeTotal(attempts, delay, attemptTimeoutMs);
 }
 
+/**
+ * What the per-attempt timeouts alone add up to, where the waits are not known: each attempt may
+ * run that long before it fails (clipped by an overall deadline). A lower bound of the worst case,
+ * never a guess above it; UNKNOWN without a known count and timeout.
+ */
+export function attemptTimeoutsMs(attempts: Maybe<number>, attemptTimeoutMs: Maybe<number | undefined>, deadlineMs: Maybe<number | undefined>): Maybe<number> {
+  if (!isKnown(attempts) || attempts === Infinity || !isKnown(attemptTimeoutMs) || attemptTimeoutMs === undefined || attemptTimeoutMs <= 0) return UNKNOWN;
+  const total = attempts * attemptTimeoutMs;
+  if (!isKnown(deadlineMs)) return UNKNOWN;
+  return deadlineMs !== undefined && deadlineMs > 0 ? Math.min(total, deadlineMs) : total;
+}
+
 /** A site's worst case, counting the retries of the layers it repeats; see `worstCaseWithLayers`. */
 export interface LayeredWorstCase {
   readonly totalMs: Maybe<number>;

@@ -1,14 +1,14 @@
 import { getRetryModel } from '../analysis/index.js';
 import { formatDuration, formatWaits, scheduleWaits } from '../analysis/fix-plan.js';
 import { describeEdits, disableSuggestion, scheduleSuggestion } from '../analysis/fixes.js';
-import { worstCaseDurationMs, worstCaseWithLayers } from '../analysis/schedule.js';
+import { attemptTimeoutsMs, worstCaseDurationMs, worstCaseWithLayers } from '../analysis/schedule.js';
 import type { RetrySite } from '../analysis/model.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ maxMs?: number; queueMs?: number }];
-type MessageIds = 'tooLong' | 'needsQueue' | 'fitBudget' | 'dropInner';
+type MessageIds = 'tooLong' | 'needsQueue' | 'timeoutsTooLong' | 'fitBudget' | 'dropInner';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-duration',
@@ -43,6 +43,8 @@ export default createRule<Options, MessageIds>({
         '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, above {{max}} (R-RES-RE-4). Use fewer attempts or shorter waits; a failure that lasts longer belongs in a durable task queue{{noFix}}.',
       needsQueue:
         '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5){{noFix}}.',
+      timeoutsTooLong:
+        '{{label}} can spend at least {{duration}} retrying in memory ({{attempts}} attempts of up to {{timeout}} each, before any wait), above {{max}} (R-RES-RE-4). Use fewer attempts or a shorter timeout; a failure that lasts longer belongs in a durable task queue.',
       fitBudget: 'Fit the retry within {{max}} ({{edit}}; waits {{waits}}).',
       dropInner: 'Fit the retry within {{max}}: turn off the retries of {{inner}}, keeping those of {{label}} ({{edit}}; waits {{waits}}).',
     },
@@ -62,7 +64,11 @@ export default createRule<Options, MessageIds>({
             worst = layered.totalMs;
             inner = layered.inner;
           }
-          if (!isKnown(worst) || worst <= maxMs) continue;
+          if (!isKnown(worst)) {
+            reportTimeouts(site);
+            continue;
+          }
+          if (worst <= maxMs) continue;
           const waits = scheduleWaits(site.attempts.value, site.delay);
           const innerText = inner && isKnown(site.attempts.value) ? `, plus ${site.attempts.value} x ${formatDuration(inner.ms)} of ${inner.site.label}'s own waits` : '';
           // Within budget on its own, the site fits once the inner layer no longer retries.
@@ -89,6 +95,17 @@ export default createRule<Options, MessageIds>({
         }
       },
     };
+
+    /** Waits not known, but the per-attempt timeouts alone over budget: a lower bound is enough to know. */
+    function reportTimeouts(site: RetrySite) {
+      const least = attemptTimeoutsMs(site.attempts.value, site.attemptTimeoutMs.value, site.deadlineMs.value);
+      if (!isKnown(least) || least <= maxMs) return;
+      context.report({
+        node: site.reportNode,
+        messageId: 'timeoutsTooLong',
+        data: { label: site.label, duration: formatDuration(least), attempts: String(site.attempts.value), timeout: formatDuration(site.attemptTimeoutMs.value as number), max: formatDuration(maxMs) },
+      });
+    }
   },
 });
 
