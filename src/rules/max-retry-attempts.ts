@@ -81,10 +81,11 @@ export default createRule<Options, MessageIds>({
           const attempts = site.attempts.value;
           if (!isKnown(attempts) || attempts <= max) continue;
           // A parameter's default (`{ maxAttempts = 5 }`) is shown where it is written; the options' own edit would not change it.
-          const byDefault = site.attempts.node?.type === AST_NODE_TYPES.AssignmentPattern;
-          const suggestion = byDefault ? undefined : scheduleSuggestion(site, { need: 'attempts', maxAttempts: max }, model, site.fixes?.attempts?.(3));
+          const node = model.findingNode(site, site.attempts.node);
+          const byDefault = node.type === AST_NODE_TYPES.AssignmentPattern;
+          const suggestion = site.attempts.node?.type === AST_NODE_TYPES.AssignmentPattern ? undefined : scheduleSuggestion(site, { need: 'attempts', maxAttempts: max }, model, site.fixes?.attempts?.(3));
           context.report({
-            node: model.findingNode(site, site.attempts.node),
+            node,
             messageId: attempts === Infinity ? 'unbounded' : byDefault ? 'tooManyAttemptsByDefault' : 'tooManyAttempts',
             data: { label: site.label, attempts, max },
             suggest: suggestion
