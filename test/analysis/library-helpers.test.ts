@@ -131,6 +131,17 @@ describe('class fields that wrap methods by reference in a factory (tasks-app Co
     expect(at(code, 'no-unsafe-write-retry')).toEqual(['10 this._createClient.bind(this)', '11 this._createClient']);
   });
 
+  it('shows a write made by a function handed over by name at the name, once per retry that repeats it', () => {
+    const code = `
+      import pRetry from 'p-retry';
+      import axios from 'axios';
+      async function createOrder() { return axios.post('/orders', {}); }
+      export const a = () => pRetry(createOrder, { retries: 2, randomize: true });
+      export const b = () => pRetry(createOrder, { retries: 2, randomize: true });
+    `;
+    expect(at(code, 'no-unsafe-write-retry')).toEqual(['5 createOrder', '6 createOrder']);
+  });
+
   it('stays silent when the factory does not retry (a plain wrapper that logs)', () => {
     const code = api(`private wrapWithRetry<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
         return (...args: A): Promise<R> => { console.info('call'); return fn.apply(this, args); };
