@@ -150,6 +150,38 @@ describe('class fields that wrap methods by reference in a factory (tasks-app Co
   });
 });
 
+describe('a filter function passed into a helper of the same file (posthog-js-lite retryCheck shape)', () => {
+  const helper = (filter: string) => `
+    import axios from 'axios';
+    async function retriable<T>(fn: () => Promise<T>, props: { retryCount: number; retryDelay: number; retryCheck: (e: any) => boolean }): Promise<T> {
+      let last: unknown = null;
+      for (let i = 0; i < props.retryCount + 1; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, props.retryDelay * 2 ** i * Math.random()));
+        try {
+          return await fn();
+        } catch (e) {
+          last = e;
+          if (!props.retryCheck(e)) throw e;
+        }
+      }
+      throw last;
+    }
+    ${filter}
+  `;
+
+  it('reads a named function passed as the filter: it retries 404, reported at the call', () => {
+    const code = helper(`function isRetryable(e: any) { return e.response?.status >= 500 || e.response?.status === 404; }
+    export const get = () => retriable(() => axios.get('/a'), { retryCount: 2, retryDelay: 100, retryCheck: isRetryable });`);
+    expect(at(code, 'no-retry-on-client-error')).toEqual(['17 retryCheck: isRetryable']);
+  });
+
+  it('stays silent on a filter function that bails on 4xx', () => {
+    const code = helper(`function isRetryable(e: any) { const s = e.response?.status; return !s || s >= 500 || s === 429; }
+    export const get = () => retriable(() => axios.get('/a'), { retryCount: 2, retryDelay: 100, retryCheck: isRetryable });`);
+    expect(at(code, 'no-retry-on-client-error')).toEqual([]);
+  });
+});
+
 describe('a library helper imported from another file', () => {
   const project = temporaryProjects('safe-retry-libhelper-');
   beforeEach(() => clearModuleCache());

@@ -44,7 +44,8 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
     const method = env.inlines && object.type === T.ThisExpression ? instanceMethod(object, name) : undefined;
     if (method) return inline(ev, method, args, env, depth);
     if (env.randomness && RANDOM_NAME.test(name)) sawRandom(env);
-    return UNKNOWN;
+    // `props.retryCheck(e)` with `props` bound to what a call passes: a function of this file passed in.
+    return env.inlines && env.lookup ? passedFunction(ev, callee, args, env, depth) : UNKNOWN;
   }
   if (callee.type !== T.Identifier) return UNKNOWN;
   // `Object(error)`: the same error object (the form suggestions write so that it type-checks).
@@ -59,7 +60,20 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
   const fn = env.inlines && variable && !imported ? localFunction(variable) : undefined;
   if (fn) return inline(ev, fn, args, env, depth);
   if (env.randomness && RANDOM_NAME.test(callee.name)) sawRandom(env);
-  return UNKNOWN;
+  // `shouldRetry(e)` with the parameter bound to a function of this file a call passes.
+  return env.inlines && env.lookup && variable?.defs[0]?.type === 'Parameter' ? passedFunction(ev, callee, args, env, depth) : UNKNOWN;
+}
+
+/**
+ * A function a helper's call passes in (bound by the environment, `env.lookup`), followed when it is
+ * written in this file: its evaluator reads only its own file's nodes.
+ */
+function passedFunction(ev: Evaluator, callee: Node, args: readonly Node[], env: Env, depth: number): Value {
+  const value = ev.eval(callee, env, depth);
+  if (typeof value !== 'object' || value === null || !('kind' in value) || value.kind !== 'function') return UNKNOWN;
+  let root: Node = value.node;
+  for (let guard = 0; root.parent && guard < 200; guard++) root = root.parent;
+  return root === ev.sourceCode.ast ? inline(ev, value.node, args, env, depth) : UNKNOWN;
 }
 
 /** The instance method `name` of the class `self` is in, when the class declares exactly one (no overloads, accessors). */

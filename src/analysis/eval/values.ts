@@ -49,10 +49,12 @@ export interface SetValue {
 }
 
 /**
- * Plain data read from a call's arguments (no nodes, so it can cross files): numbers, strings,
- * arrays, objects with known keys; UNKNOWN where unreadable. An `open` object may hold more keys (a spread).
+ * Plain data read from a call's arguments: numbers, strings, arrays, objects with known keys;
+ * UNKNOWN where unreadable. An `open` object may hold more keys (a spread). A function (a filter
+ * passed in) is data only for a helper of the same file, whose evaluator can read its body; it
+ * never crosses files.
  */
-export type DataValue = number | string | boolean | null | undefined | Unknown | readonly DataValue[] | DataObject;
+export type DataValue = number | string | boolean | null | undefined | Unknown | readonly DataValue[] | DataObject | StaticFunction;
 export interface DataObject {
   readonly properties: ReadonlyMap<string, DataValue>;
   readonly open: boolean;

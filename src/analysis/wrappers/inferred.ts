@@ -275,6 +275,7 @@ export function keyOf(args: readonly DataValue[]): string {
     if (v === undefined) return { d: 1 };
     if (typeof v === 'number' && !Number.isFinite(v)) return { n: String(v) };
     if (Array.isArray(v)) return (v as DataValue[]).map(enc);
+    if (typeof v === 'object' && v !== null && 'kind' in v) return { f: v.node.range };
     if (typeof v === 'object' && v !== null) {
       const o = v as DataObject;
       return { o: [...o.properties].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, enc(x)]), open: o.open };
@@ -293,7 +294,8 @@ export interface ReadArguments {
   readonly nodes: ReadonlyMap<string, Node>;
 }
 
-export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContext, arity: number, env?: Env): ReadArguments {
+/** `sameFile`: the helper is written in the caller's file, so a function passed in (a filter) can be read there. */
+export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContext, arity: number, env?: Env, sameFile = false): ReadArguments {
   const values: DataValue[] = [];
   const nodes = new Map<string, Node>();
   for (let i = 0; i < call.arguments.length; i++) {
@@ -304,7 +306,7 @@ export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContex
       break;
     }
     nodes.set(String(i), arg);
-    values.push(readValue(arg, ctx, String(i), nodes, 0, env));
+    values.push(readValue(arg, ctx, String(i), nodes, 0, env, sameFile));
   }
   return { values, nodes };
 }
@@ -314,7 +316,7 @@ function valueIn(ctx: AnalysisContext, node: Node, env: Env | undefined): Value 
   return env ? ctx.evaluator.evaluateIn(node, env) : ctx.evaluator.evaluate(node);
 }
 
-function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number, env: Env | undefined): DataValue {
+function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number, env: Env | undefined, sameFile: boolean): DataValue {
   if (depth > 4) return UNKNOWN;
   let resolved: Node;
   try {
@@ -358,20 +360,21 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
         }
         const at = `${path}.${key}`;
         nodes.set(at, p);
-        properties.set(key, p.kind === 'init' && !p.method ? readValue(p.value as Node, ctx, at, nodes, depth + 1, within) : UNKNOWN);
+        properties.set(key, p.kind === 'init' && !p.method ? readValue(p.value as Node, ctx, at, nodes, depth + 1, within, sameFile) : UNKNOWN);
       }
     };
     add(resolved, 0, env);
     return { properties, open };
   }
-  if (resolved.type === T.ArrowFunctionExpression || resolved.type === T.FunctionExpression) return UNKNOWN;
-  return toData(valueIn(ctx, resolved, env));
+  if (resolved.type === T.ArrowFunctionExpression || resolved.type === T.FunctionExpression) return sameFile ? { kind: 'function', node: resolved } : UNKNOWN;
+  return toData(valueIn(ctx, resolved, env), sameFile);
 }
 
-/** A value as plain data: primitives, arrays of them, data objects; UNKNOWN otherwise. */
-function toData(v: Value): DataValue {
+/** A value as plain data: primitives, arrays of them, data objects (and functions for a helper of the same file); UNKNOWN otherwise. */
+function toData(v: Value, sameFile = false): DataValue {
   if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
   if (isDataObject(v)) return v;
+  if (sameFile && typeof v === 'object' && 'kind' in v && v.kind === 'function') return v;
   if (Array.isArray(v)) {
     return v.every((x) => x === null || x === undefined || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean')
       ? (v as DataValue[])
@@ -398,7 +401,7 @@ export function wrapperCallSite(
   caller: AnalysisContext,
   env?: Env,
 ): RetrySite | undefined {
-  const args = readArguments(call, caller, helper.fn.params.length, env);
+  const args = readArguments(call, caller, helper.fn.params.length, env, caller === helper.ctx);
   // What the helper's own file reports for it: each finding goes to the call only when the call
   // changes it, so that one place reports it.
   const own = caller === helper.ctx || calledInOwnFile.has(helper) ? helper.defaults() : helper.site;
@@ -521,8 +524,8 @@ function withoutArgument(values: readonly DataValue[], key: string): DataValue[]
   const index = Number(first);
   const drop = (v: DataValue, keys: readonly string[]): DataValue => {
     if (keys.length === 0) return undefined;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
-    const o = v as DataObject;
+    if (!isDataObject(v)) return v;
+    const o = v;
     const [k, ...more] = keys;
     if (!o.properties.has(k!)) return v;
     const properties = new Map(o.properties);
