@@ -31,7 +31,7 @@ export function composedHelpers(ctx: AnalysisContext, inner: readonly InnerCall[
   const out: WrapperHelper[] = [];
   const taken = new Set<Fn>();
   for (const c of inner) {
-    const fn = helperFunctionOf(c.call);
+    const fn = helperFunctionOf(ctx, c);
     if (!fn || known.has(fn) || taken.has(fn) || c.helper.fn === fn) continue;
     const named = callableName(ctx, fn);
     if (!named || !readsParameters(ctx, fn, c.call)) continue;
@@ -52,18 +52,30 @@ function callerOf(call: TSESTree.CallExpression): Fn | undefined {
 
 /**
  * The function a helper call makes a helper of: the one it is written in, or, when that is a
- * function literal the enclosing function returns (a factory, `wrapWithRetry(fn) { return
- * (...args) => withRetry(fn.bind(this), args) }`), the factory: each call of it makes a retrying
- * function of what it is passed.
+ * function literal the enclosing function returns and the function retried is one that factory is
+ * passed (`wrapWithRetry(fn) { return (...args) => withRetry(fn.bind(this), args) }`), the
+ * factory: each call of it makes a retrying function of what it is passed. A retrier a factory
+ * returns around its own parameter (`(opts) => (fn) => retry(fn, opts)`) stays the helper.
  */
-function helperFunctionOf(call: TSESTree.CallExpression): Fn | undefined {
-  const fn = callerOf(call);
+function helperFunctionOf(ctx: AnalysisContext, c: InnerCall): Fn | undefined {
+  const fn = callerOf(c.call);
   if (!fn || fn.type === T.FunctionDeclaration) return fn;
   let holder: Node = fn;
   while (holder.parent && (holder.parent.type === T.TSAsExpression || holder.parent.type === T.TSSatisfiesExpression)) holder = holder.parent;
   const p = holder.parent;
   const outer = p?.type === T.ReturnStatement ? enclosingFunction(p) : p?.type === T.ArrowFunctionExpression && p.body === holder ? p : undefined;
-  return outer ?? fn;
+  const index = c.helper.operation?.index;
+  const retried = index === undefined ? undefined : c.call.arguments[index];
+  return outer && retried && isParameterOf(ctx, retried, outer) ? outer : fn;
+}
+
+/** `fn` or `fn.bind(this)` where `fn` is a parameter of `outer`. */
+function isParameterOf(ctx: AnalysisContext, arg: Node, outer: Fn): boolean {
+  let a = unwrap(arg);
+  if (a.type === T.CallExpression && a.callee.type === T.MemberExpression && !a.callee.computed && a.callee.property.type === T.Identifier && a.callee.property.name === 'bind') a = unwrap(a.callee.object);
+  if (a.type !== T.Identifier) return false;
+  const v = ctx.evaluator.variableOf(a);
+  return !!v && v.defs.length === 1 && v.defs[0]!.type === 'Parameter' && v.defs[0]!.node === outer;
 }
 
 /** Whether an argument of the call (other than a function written in it) reads a parameter of `fn`. */
