@@ -20,6 +20,7 @@ import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
 import { failureCallbackOf, fieldWrites, nearestFunction, schedulingClosureCall } from './rearm.js';
 import { guardOf, operationOf } from './loops.js';
+import { nullishReset, outsideCallsPassNothing } from './reset-parameter.js';
 import { buildSite, mergeSites, type Constraint, type Shape } from './site.js';
 import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, readsFailure, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
 
@@ -617,6 +618,14 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
     const next: Node | undefined = args[i] ?? (p.type === T.AssignmentPattern ? p.right : undefined);
     const inner = v.references.filter((r) => r.isWrite() && !r.init && contains(fn, r.identifier as Node));
     const write = inner.length === 0 ? undefined : inner.length === 1 ? writeExpression(inner[0]!.identifier as Node) : 'multi';
+    // `if (retriesRemaining == null) retriesRemaining = maxRetries`: filled in on the first call only.
+    const reset = write && write !== 'multi' ? nullishReset(fn, v, write) : undefined;
+    if (reset) {
+      const outside = variable ? external : methodCallsOutside(hw, fn, via?.fn);
+      const init = outsideCallsPassNothing(outside, i, reset.passes) ? { expr: reset.value } : parameterStart(hw, p, i, outside);
+      vars.set(v, { variable: v, init, next, nextFrame: frame, step: next ? stepOfNext(next, v) : undefined, memo: new Map() });
+      return;
+    }
     // `state.backoff = Math.min(max, state.backoff * 2)` before the call again: an object passed
     // on whose fields move between calls. Passed on unchanged, each field written on the way to
     // the call again is state of its own (its first value unknown); the object itself is unknown.
@@ -723,6 +732,14 @@ function parameterStart(hw: HandWritten, p: TSESTree.Parameter, i: number, exter
     node ??= id ? undefined : arg ?? fallback;
   }
   return { expr: node, value };
+}
+
+/** The calls of method `fn` from elsewhere in its class (`this.fn(...)` outside it and outside `other`). */
+function methodCallsOutside(hw: HandWritten, fn: Fn, other: Fn | undefined): TSESTree.CallExpression[] {
+  const holder = fn.parent;
+  const body = holder?.type === T.MethodDefinition ? holder.parent : undefined;
+  if (holder?.type !== T.MethodDefinition || holder.computed || holder.key.type !== T.Identifier || body?.type !== T.ClassBody) return [];
+  return thisCallsIn(hw.ctx.sourceCode, body, holder.key.name).filter((c) => !contains(fn, c) && !(other && contains(other, c)));
 }
 
 /** `this.name(...)` calls inside `scope`, found from the name's occurrences in its text. */
