@@ -9,6 +9,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { cycleReferences, type CycleReference } from '../call-cycles.js';
 import { STATUS_KEYS } from '../eval/evaluator.js';
+import { FIELD_ENV } from '../eval/fields.js';
 import { localFunction, parameterVariable } from '../eval/functions.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
@@ -622,7 +623,8 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
     const reset = write && write !== 'multi' ? nullishReset(fn, v, write) : undefined;
     if (reset) {
       const outside = variable ? external : methodCallsOutside(hw, fn, via?.fn);
-      const init = outsideCallsPassNothing(outside, i, reset.passes) ? { expr: reset.value } : parameterStart(hw, p, i, outside);
+      const valueOf = (n: Node) => hw.evaluator.evaluateIn(n, FIELD_ENV);
+      const init: StateVariable['init'] = outsideCallsPassNothing(outside, i, reset.passes, valueOf) ? { expr: reset.value } : { expr: undefined, value: UNKNOWN };
       vars.set(v, { variable: v, init, next, nextFrame: frame, step: next ? stepOfNext(next, v) : undefined, memo: new Map() });
       return;
     }

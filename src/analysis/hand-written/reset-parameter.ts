@@ -19,6 +19,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { unwrap, type Variable } from '../ast.js';
 import type { Node } from '../model.js';
+import type { Value } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -74,15 +75,17 @@ function testsNullish(test: Node, v: Variable): Reset['passes'] | undefined {
 
 /**
  * Whether every call from outside `fn` (and the other function of its cycle) passes nothing at
- * position `i`: `null`, `undefined`, or no argument. No such call found: not known.
+ * position `i` that the reset's test lets through: `null`, `undefined`, no argument, or a
+ * parameter of the caller whose own default is one (`request(options, retries = null)`, read
+ * under the defaults policy by `valueOf`). No such call found: not known.
  */
-export function outsideCallsPassNothing(calls: readonly TSESTree.CallExpression[], i: number, passes: Reset['passes']): boolean {
+export function outsideCallsPassNothing(calls: readonly TSESTree.CallExpression[], i: number, passes: Reset['passes'], valueOf: (n: Node) => Value): boolean {
   if (calls.length === 0) return false;
   return calls.every((c) => {
     if (c.arguments.slice(0, i + 1).some((a) => a.type === T.SpreadElement)) return false;
     const a = c.arguments[i];
-    const u = a && unwrap(a);
-    const given = !u || (u.type === T.Identifier && u.name === 'undefined') ? 'undefined' : u.type === T.Literal && u.value === null && !('regex' in u) ? 'null' : undefined;
+    const value = a ? valueOf(a) : undefined;
+    const given = value === undefined ? 'undefined' : value === null ? 'null' : undefined;
     return given !== undefined && (passes === 'nullish' || passes === given);
   });
 }

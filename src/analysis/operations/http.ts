@@ -126,7 +126,10 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     const request = receivers.requestOf(call);
     if (!request) return undefined;
     if (request.style === 'method-member') return { client: request.client, method: request.method, body: bodyArgument(request.bodyArgument, request.method) };
-    if (request.style === 'fetch') return sent(request.client, call, call.arguments[call.arguments.length > 1 ? 1 : 0]);
+    if (request.style === 'fetch') {
+      const offset = request.argumentOffset ?? 0;
+      return sent(request.client, call, call.arguments[offset + (call.arguments.length - offset > 1 ? 1 : 0)]);
+    }
     // An interceptor re-sends every request that passes through it, whatever its method, unless
     // the code looks at the method.
     return checksMethod(call) ? { client: request.client, method: undefined } : { client: request.client, method: undefined, kind: 'write' };
@@ -140,9 +143,29 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     // callers ask for, POST included, unless it looks at the method (as an interceptor would).
     const view = ctx.options(options);
     const given = view.state === 'object' ? view.get('method').valueNode : undefined;
-    const param = given && callerParameter(given);
+    const param = (given && callerParameter(given)) ?? assignedMethod(options, call);
     if (!param || checksMethod(call) || compared(param)) return { client, method };
     return { client, method: undefined, kind: 'write' };
+  }
+
+  /**
+   * `init.method = method.toUpperCase()` on the options object before the call, with `method` the
+   * caller's (`const { method, ...rest } = init || {}`): the method sent is the caller's whatever
+   * the object literal wrote before. The parameter it comes from.
+   */
+  function assignedMethod(options: Node, call: TSESTree.CallExpression): Variable | undefined {
+    const id = unwrap(options);
+    const v = id.type === T.Identifier ? ctx.evaluator.variableOf(id) : undefined;
+    if (!v || v.defs.length !== 1 || v.defs[0]!.type !== 'Variable') return undefined;
+    for (const r of v.references) {
+      const member = r.identifier.parent;
+      if (member?.type !== T.MemberExpression || member.object !== r.identifier || memberName(member) !== 'method') continue;
+      const write = member.parent;
+      if (write?.type !== T.AssignmentExpression || write.left !== member || write.operator !== '=' || write.range[1] > call.range[0]) continue;
+      const from = callerParameter(write.right);
+      if (from) return from;
+    }
+    return undefined;
   }
 
   /**
@@ -151,6 +174,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
    */
   function callerParameter(value: Node): Variable | undefined {
     let n = unwrap(value);
+    // `method.toUpperCase()`: the same method, spelt in capitals.
+    if (n.type === T.CallExpression && n.arguments.length === 0 && /^to(?:Upper|Lower)Case$/.test(memberName(n.callee) ?? '')) n = unwrap((unwrap(n.callee) as TSESTree.MemberExpression).object);
     while (n.type === T.MemberExpression) n = unwrap(n.object);
     if (n.type !== T.Identifier) return undefined;
     const v = ctx.evaluator.variableOf(n);
@@ -158,7 +183,9 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     if (!v || !def) return undefined;
     if (def.type === 'Parameter') return v;
     const init = def.type === 'Variable' && def.node.type === T.VariableDeclarator && def.node.id.type === T.ObjectPattern ? def.node.init : undefined;
-    const from = init && unwrap(init);
+    let from = init && unwrap(init);
+    // `init || {}`, `init ?? {}`: the parameter, or nothing.
+    if (from?.type === T.LogicalExpression && from.operator !== '&&' && unwrap(from.right).type === T.ObjectExpression) from = unwrap(from.left);
     if (from?.type !== T.Identifier) return undefined;
     const source = ctx.evaluator.variableOf(from);
     return source?.defs.length === 1 && source.defs[0]!.type === 'Parameter' ? v : undefined;
@@ -181,7 +208,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     const fn = enclosingFunction(call);
     if (!fn) return false;
     for (const m of rangeOf(ctx.nodesOfType(T.MemberExpression), fn)) {
-      if (memberName(m) === 'method') return true;
+      // `init.method = ...` sets the method; it does not look at it.
+      if (memberName(m) === 'method' && !(m.parent?.type === T.AssignmentExpression && m.parent.left === m)) return true;
     }
     return false;
   }

@@ -34,6 +34,8 @@ export interface ReceiverRequest {
   readonly statusAcceptedOption?: string | undefined;
   /** The descriptor's `bodyArgument`: where `post(url, data, config)` takes its body. */
   readonly bodyArgument?: number | undefined;
+  /** Arguments before the request's own: 1 for `this.fetch.call(undefined, url, init)`. */
+  readonly argumentOffset?: number | undefined;
 }
 
 /** A type that the catalogue says is a client, or a handler that passes requests on. */
@@ -79,6 +81,11 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
     const member = propertyKey(callee, () => undefined);
     if (!member) return undefined;
     const receiver = unwrap(callee.object);
+    // `this.fetch.call(undefined, url, init)`: the fetch member called with a `this` of its own.
+    if (member === 'call' && receiver.type === T.MemberExpression && propertyKey(receiver, () => undefined) === 'fetch') {
+      const url = call.arguments[1];
+      return url && url.type !== T.SpreadElement && urlLike(unwrap(url), true) ? { client: 'fetch', style: 'fetch', throwsOnClientError: false, argumentOffset: 1 } : undefined;
+    }
     const typed = clientType(receiver);
     const knownOf = (t: TypedClient) => ({ client: t.library.id, throwsOnClientError: t.facet.throwsOnClientError, nonThrowingOptions: t.facet.nonThrowingOptions ?? [], statusAcceptedOption: t.facet.statusAcceptedOption, bodyArgument: t.facet.bodyArgument });
     // `client.channels.fetch(id)`: a member of a typed client's manager (discord.js `Client#channels`),
