@@ -447,6 +447,7 @@ export class Evaluator {
     }
     if (isSymbolic(object)) return env.names ? (enumMember(this, object, key, objectNode) ?? { symbolic: `${object.symbolic}.${key}` }) : UNKNOWN;
     if (object === RESPONSE && key === 'message' && statusUnder(node)) return RESPONSE;
+    if (isStaticObject(object) && objectNode.type === T.Identifier && writtenField(this.variableOf(objectNode), node)) return UNKNOWN;
     return this.memberOf(object, key, env, depth);
   }
 
@@ -499,6 +500,21 @@ function writtenPerAttempt(variable: Variable, env: Env): boolean {
     const p = id.parent;
     if (!r.isWrite() || r.init) return false;
     return p?.type === T.UpdateExpression || (p?.type === T.AssignmentExpression && p.left === id && !!env.varies?.(p.right, env));
+  });
+}
+
+/**
+ * `s.n` where the code writes `s.n` somewhere (`s.n++`, `s.n = x`): the initialiser's value does
+ * not hold everywhere; only an environment that follows the writes (decidedField) knows it.
+ */
+function writtenField(variable: Variable | undefined, node: TSESTree.MemberExpression): boolean {
+  if (!variable || node.computed || node.property.type !== T.Identifier) return false;
+  const key = node.property.name;
+  return variable.references.some((r) => {
+    const member = (r.identifier as Node).parent;
+    if (member?.type !== T.MemberExpression || member.object !== r.identifier || member.computed || member.property.type !== T.Identifier || member.property.name !== key) return false;
+    const w = member.parent;
+    return (w?.type === T.UpdateExpression && w.argument === member) || (w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UnaryExpression && w.operator === 'delete');
   });
 }
 

@@ -9,6 +9,7 @@ import { UNKNOWN } from '../eval/values.js';
 import type { Node, Setting } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { walkExpression } from './control-flow.js';
+import { stateOf } from './field-counters.js';
 import { isFilterCondition } from './filter.js';
 import { holds, type Constraint, type Shape } from './site.js';
 
@@ -76,8 +77,7 @@ function unreadableBound(hw: HandWritten, test: Node, region: Region): boolean {
 function linearOnly(hw: HandWritten, test: Node, region: Region): boolean {
   let ok = true;
   walkExpression(test, (n) => {
-    if (n.type !== T.Identifier) return;
-    const state = region.vars.get(hw.evaluator.variableOf(n)!);
+    const state = stateOf(hw, n, region);
     if (state && state.step === undefined) ok = false;
   });
   return ok && !hasEquality(test);
@@ -108,7 +108,10 @@ export function isCounter(hw: HandWritten, state: StateVariable): boolean {
 export function refsCounter(hw: HandWritten, test: Node, region: Region, depth = 0, counts: (s: StateVariable) => boolean = (s) => isCounter(hw, s)): boolean {
   let hit = false;
   walkExpression(test, (n) => {
-    if (hit || n.type !== T.Identifier) return;
+    if (hit) return;
+    const field = n.type === T.MemberExpression ? stateOf(hw, n, region) : undefined;
+    if (field && counts(field)) hit = true;
+    if (n.type !== T.Identifier) return;
     const v = hw.evaluator.variableOf(n);
     if (!v) return;
     const state = region.vars.get(v);
@@ -157,6 +160,8 @@ function neutralTest(hw: HandWritten, test: Node, region: Region): boolean {
   walkExpression(test, (n) => {
     if (!neutral) return;
     if (n.type === T.CallExpression || n.type === T.ThisExpression || n.type === T.AwaitExpression) neutral = false;
+    // `s.n < 3` with `s.n` written somewhere: not a fixed value, so no neutral test.
+    if (n.type === T.MemberExpression && unwrap(n.object).type === T.Identifier && !stateOf(hw, n, region) && hw.evaluator.evaluate(n) === UNKNOWN && hw.evaluator.evaluate(n.object) !== UNKNOWN) neutral = false;
     if (n.type === T.Identifier) {
       const parent = n.parent;
       if (parent?.type === T.MemberExpression && parent.property === n && !parent.computed) return;
@@ -201,8 +206,8 @@ function boundNode(hw: HandWritten, c: Constraint, region: Region): Node {
 function counterIn(hw: HandWritten, n: Node, region: Region): StateVariable | undefined {
   let found: StateVariable | undefined;
   walkExpression(n, (x) => {
-    if (found || x.type !== T.Identifier) return;
-    const state = region.vars.get(hw.evaluator.variableOf(x)!);
+    if (found) return;
+    const state = stateOf(hw, x, region);
     if (state && isCounter(hw, state)) found = state;
   });
   return found;

@@ -16,6 +16,7 @@ import {
 import { isFilterCondition, leavesOnSuccess, retriesFailuresOnly } from './filter.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
 import { isSleepCall, loopSleeps } from './sleeps.js';
+import { loopFieldCounters } from './field-counters.js';
 
 export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
   const scan = scanLoop(loop);
@@ -65,7 +66,7 @@ function loopRegion(hw: HandWritten, loop: Loop, scan: LoopScan): Region {
       : outsideWrites ? { expr: undefined, value: UNKNOWN as Value } : initialValue(hw, v);
     vars.set(v, { variable: v, init, write, copies, step: write === 'multi' ? undefined : stepOf(hw, write, v), memo: new Map() });
   }
-  return { kind: 'loop', root: loop, loop, vars, roots: new Set() };
+  return { kind: 'loop', root: loop, loop, vars, roots: new Set(), fields: loopFieldCounters(hw, loop) };
 }
 
 /** A try/catch in the loop whose catch goes on to another attempt. */
