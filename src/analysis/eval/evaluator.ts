@@ -9,11 +9,12 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, memberName, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall, mergeObjects } from './calls.js';
+import { absentBranch } from './presence.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
 import {
-  NO_HEADERS, RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
+  NO_HEADERS, RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticFunction, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
   type Maybe, type StaticValue, type Value,
 } from './values.js';
 
@@ -230,6 +231,8 @@ export class Evaluator {
       case T.ConditionalExpression: {
         const t = truth(this.eval(node.test, env, d));
         if (t !== UNKNOWN) return this.eval(t ? node.consequent : node.alternate, env, d);
+        const absent = env.defaults ? absentBranch(node, (x) => !isKnownValue(this.eval(x, env, d))) : undefined;
+        if (absent) return this.eval(absent, env, d);
         return join(this.eval(node.consequent, env, d), this.eval(node.alternate, env, d));
       }
       case T.MemberExpression:
@@ -366,6 +369,8 @@ export class Evaluator {
       }
       case '+':
         return parseNumber('Number', v);
+      case 'typeof':
+        return typeOfValue(v);
       default:
         return UNKNOWN;
     }
@@ -516,6 +521,21 @@ function writtenField(variable: Variable | undefined, node: TSESTree.MemberExpre
     const w = member.parent;
     return (w?.type === T.UpdateExpression && w.argument === member) || (w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UnaryExpression && w.operator === 'delete');
   });
+}
+
+/** Neither unknown nor a name standing for a value not known (`opts.retries` kept symbolic). */
+function isKnownValue(v: Value): boolean {
+  return v !== UNKNOWN && !isSymbolic(v);
+}
+
+/** `typeof v` for a value whose kind is known (a number range is a number); UNKNOWN otherwise. */
+function typeOfValue(v: Value): Value {
+  if (v === undefined) return 'undefined';
+  if (v === null) return 'object';
+  if (typeof v === 'number' || isInterval(v)) return 'number';
+  if (typeof v === 'string' || typeof v === 'boolean') return typeof v;
+  if (isStaticFunction(v)) return 'function';
+  return UNKNOWN;
 }
 
 /** A field the environment decides (`state.backoff` moved once per attempt); FREE otherwise. */

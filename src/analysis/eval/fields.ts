@@ -18,7 +18,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { staticPropertyName, unwrap } from '../ast.js';
+import { findVariable, staticPropertyName, unwrap } from '../ast.js';
 import { nodesAtWord } from '../node-lookup.js';
 import type { Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
@@ -64,6 +64,30 @@ export function memberName(node: TSESTree.MemberExpression): string | undefined 
   return node.property.type === T.Literal && typeof node.property.value === 'string' ? node.property.value : undefined;
 }
 
+/**
+ * The name a field access of `this` reads: its member name, or `[k]` for `this[k]` with `k` a
+ * module's constant or an import (`this[kMaxRetries]`, a symbol key): the same binding wherever
+ * the file writes it, so one field. A computed key of any other variable may be any field.
+ */
+function fieldKey(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.MemberExpression): string | undefined {
+  const name = memberName(node);
+  if (name !== undefined || !node.computed || node.property.type !== T.Identifier) return name;
+  if (symbolKeys.has(node)) return symbolKeys.get(node);
+  const key = symbolKey(sourceCode, node.property);
+  symbolKeys.set(node, key);
+  return key;
+}
+
+const symbolKeys = new WeakMap<Node, string | undefined>();
+
+function symbolKey(sourceCode: Readonly<TSESLint.SourceCode>, property: TSESTree.Identifier): string | undefined {
+  const variable = findVariable(sourceCode.getScope(property), property.name);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def || (variable!.scope.type !== 'module' && variable!.scope.type !== 'global')) return undefined;
+  const constant = def.type === 'ImportBinding' || (def.type === 'Variable' && def.parent?.type === T.VariableDeclaration && def.parent.kind === 'const');
+  return constant ? `[${property.name}]` : undefined;
+}
+
 interface ClassFacts {
   /** Field name -> its source, or null when not statically known. */
   readonly fields: Map<string, FieldSource | null>;
@@ -107,13 +131,13 @@ function parameterPropertyName(p: TSESTree.TSParameterProperty): string | undefi
 }
 
 /** `this.x = value;` as a statement: the name `x`. */
-function topLevelThisWrite(s: TSESTree.Statement): string | undefined {
+function topLevelThisWrite(s: TSESTree.Statement, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
   if (s.type !== T.ExpressionStatement) return undefined;
   const e = s.expression;
   if (e.type !== T.AssignmentExpression || e.operator !== '=') return undefined;
   const left = e.left;
   if (left.type !== T.MemberExpression || left.object.type !== T.ThisExpression) return undefined;
-  return memberName(left);
+  return fieldKey(sourceCode, left);
 }
 
 function classFacts(cls: Class, sourceCode: Readonly<TSESLint.SourceCode>): ClassFacts {
@@ -142,7 +166,7 @@ function classFacts(cls: Class, sourceCode: Readonly<TSESLint.SourceCode>): Clas
     }
     const assigned = new Set<string>();
     for (const s of ctor.body?.body ?? []) {
-      const name = topLevelThisWrite(s);
+      const name = topLevelThisWrite(s, sourceCode);
       if (name === undefined) continue;
       const e = (s as TSESTree.ExpressionStatement).expression as TSESTree.AssignmentExpression;
       if (assigned.has(name)) {
@@ -165,9 +189,10 @@ function classFacts(cls: Class, sourceCode: Readonly<TSESLint.SourceCode>): Clas
 
 /** Whether a member named `name` is written anywhere in the file other than at `allowed`. */
 function otherWrites(sourceCode: Readonly<TSESLint.SourceCode>, name: string, allowed: ReadonlySet<Node>): boolean {
-  const bare = name.startsWith('#') ? name.slice(1) : name;
+  const symbol = /^\[([\w$]+)\]$/.exec(name)?.[1];
+  const bare = name.startsWith('#') ? name.slice(1) : symbol ?? name;
   if (!/^[\w$]+$/.test(bare)) return true;
-  const pattern = new RegExp(`${name.startsWith('#') ? '#' : '[.]\\s*'}${bare.replace(/\$/g, '\\$')}(?![\\w$])|\\[\\s*['"\`]${bare.replace(/\$/g, '\\$')}['"\`]\\s*\\]`, 'g');
+  const pattern = symbol ? new RegExp(`\\[\\s*${bare.replace(/\$/g, '\\$')}\\s*\\]`, 'g') : new RegExp(`${name.startsWith('#') ? '#' : '[.]\\s*'}${bare.replace(/\$/g, '\\$')}(?![\\w$])|\\[\\s*['"\`]${bare.replace(/\$/g, '\\$')}['"\`]\\s*\\]`, 'g');
   let found = false;
   nodesAtWord(sourceCode, pattern, (n) => {
     if (found) return false;
@@ -209,10 +234,10 @@ function isWritten(member: Node): boolean {
 }
 
 /** `this.x` (possibly wrapped): the class and field name, when `node` reads a field of the enclosing class's instance. */
-export function thisMember(node: Node): { cls: Class; name: string } | undefined {
+export function thisMember(node: Node, sourceCode: Readonly<TSESLint.SourceCode>): { cls: Class; name: string } | undefined {
   const n = unwrap(node);
   if (n.type !== T.MemberExpression || unwrap(n.object).type !== T.ThisExpression) return undefined;
-  const name = memberName(n);
+  const name = fieldKey(sourceCode, n);
   const cls = name === undefined ? undefined : thisClass(unwrap(n.object) as TSESTree.ThisExpression);
   return cls && name !== undefined ? { cls, name } : undefined;
 }
@@ -231,7 +256,7 @@ export function fieldValue(ev: Evaluator, node: TSESTree.MemberExpression, env: 
 }
 
 function sourceValue(ev: Evaluator, node: TSESTree.MemberExpression, depth: number): Value {
-  const field = thisMember(node);
+  const field = thisMember(node, ev.sourceCode);
   const source = field && fieldSource(ev.sourceCode, field.cls, field.name);
   if (!source) return UNKNOWN;
   return source.expr ? written(ev, source.expr, depth) : undefined;
@@ -251,7 +276,7 @@ function written(ev: Evaluator, expr: Node, depth: number): Value {
 export function knownThisField(sourceCode: Readonly<TSESLint.SourceCode>, node: Node): boolean {
   let first: Node = unwrap(node);
   while (first.type === T.MemberExpression && unwrap(first.object).type !== T.ThisExpression) first = unwrap(first.object);
-  const field = thisMember(first);
+  const field = thisMember(first, sourceCode);
   return !!field && !!fieldSource(sourceCode, field.cls, field.name);
 }
 

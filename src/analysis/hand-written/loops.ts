@@ -102,6 +102,8 @@ function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TrySt
   const throwGuards: Node[] = [];
   for (const i of scan.ifs) {
     if (!inTry(i)) {
+      // In a `case` that falls through to the next, the guard is on one way into the cases after it only.
+      if (inFallingCase(i, loop)) continue;
       const c = guardOf(i, loop, opPos, region);
       if (c) constraints.push(c);
     } else if (exitOf(i.consequent, loop) === 'throw' && !i.alternate) {
@@ -119,6 +121,19 @@ function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TrySt
   }
   const sleeps = loopSleeps(hw, scan, inTry, operation);
   return { region, operation, constraints, throwGuards, sleeps, opPos };
+}
+
+/** Whether `n` is in a `case` of a switch in the loop that runs on into the next case (no break, return, throw or continue at its end). */
+function inFallingCase(n: Node, loop: Loop): boolean {
+  for (let p = n.parent; p && p !== loop; p = p.parent) {
+    if (p.type !== T.SwitchCase) continue;
+    const cases = (p.parent as TSESTree.SwitchStatement).cases;
+    if (cases.indexOf(p) === cases.length - 1) return false;
+    let last: Node | undefined = p.consequent[p.consequent.length - 1];
+    while (last?.type === T.BlockStatement) last = last.body[last.body.length - 1];
+    return !last || !(last.type === T.BreakStatement || last.type === T.ReturnStatement || last.type === T.ThrowStatement || last.type === T.ContinueStatement);
+  }
+  return false;
 }
 
 /**
