@@ -10,7 +10,7 @@ import { MAX_DEPTH, STATIC_ENV, sawCap, sawRandom, type Env } from './environmen
 import type { Evaluator } from './evaluator.js';
 import { thisClass } from './fields.js';
 import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
-import { NO_HEADERS, RESPONSE, UNKNOWN, isDataObject, isInterval, isSetValue, isStaticObject, range, toInterval, type DataValue, type SymbolicValue, type Value } from './values.js';
+import { NO_HEADERS, RESPONSE, UNKNOWN, isDataObject, isInterval, isSetValue, isStaticFunction, isStaticObject, range, toInterval, type DataValue, type SymbolicValue, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -59,6 +59,9 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
   if (imported?.module === 'crypto' && imported.path === 'randomInt') return randomInt(ev, args, env, depth);
   const fn = env.inlines && variable && !imported ? localFunction(variable) : undefined;
   if (fn) return inline(ev, fn, args, env, depth);
+  // `const backoff = options.retryBackoff ?? this[kRetryBackoff]`: a function value read from a name.
+  const held = env.inlines && variable && !imported && variable.defs.length === 1 && variable.defs[0]!.type === 'Variable' ? ev.eval(callee, env, depth + 1) : undefined;
+  if (isStaticFunction(held)) return inline(ev, held.node, args, env, depth);
   if (env.randomness && RANDOM_NAME.test(callee.name)) sawRandom(env);
   // `shouldRetry(e)` with the parameter bound to a function of this file a call passes.
   return env.inlines && env.lookup && variable?.defs[0]?.type === 'Parameter' ? passedFunction(ev, callee, args, env, depth) : UNKNOWN;
