@@ -17,6 +17,7 @@ import { isFilterCondition, leavesOnSuccess, retriesFailuresOnly } from './filte
 import { buildSite, type Constraint, type Shape } from './site.js';
 import { isSleepCall, loopSleeps } from './sleeps.js';
 import { loopFieldCounters } from './field-counters.js';
+import { immediateWayBack } from './immediate.js';
 
 export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
   const scan = scanLoop(loop);
@@ -120,7 +121,7 @@ function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TrySt
     if (c) constraints.push(c);
   }
   const sleeps = loopSleeps(hw, scan, inTry, operation);
-  return { region, operation, constraints, throwGuards, sleeps, opPos };
+  return { region, operation, constraints, throwGuards, sleeps, opPos, immediate: immediateWayBack(hw, loop, scan.continues, region, sleeps, opPos) };
 }
 
 /** Whether `n` is in a `case` of a switch in the loop that runs on into the next case (no break, return, throw or continue at its end). */

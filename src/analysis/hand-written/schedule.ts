@@ -32,7 +32,10 @@ export function waitSchedule(hw: HandWritten, shape: Shape, attempts: Maybe<numb
   if (sleeps.length === 0) {
     return { delay: customSchedule('none', () => 0, { initialMs: 0, multiplier: 1, maxMs: 0 }), jitter: { value: false } };
   }
-  return combineSchedules(sleeps.map((s) => sleepSchedule(hw, shape, s, attempts)));
+  const parts = sleeps.map((s) => sleepSchedule(hw, shape, s, attempts));
+  // A way back with no wait at all: its part of the schedule, shown where it goes back.
+  if (shape.immediate) parts.unshift({ delay: customSchedule('none', () => 0, { initialMs: 0, multiplier: 1, maxMs: 0, node: shape.immediate }), jitter: { value: false, node: shape.immediate } });
+  return combineSchedules(parts);
 }
 
 /** Several waits (or several ways back, each with its waits) as one schedule: the gentlest growth, the longest wait. */

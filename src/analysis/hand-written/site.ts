@@ -38,6 +38,8 @@ export interface Shape {
    * each pass of the loop is a retry, so the calls are the passes plus one.
    */
   readonly firstCallBefore?: boolean | undefined;
+  /** A way back that retries with no wait while the sleeps are on other ways back (immediate.ts). */
+  readonly immediate?: Node | undefined;
 }
 
 /** Whether a constraint holds after attempt `attempt` failed (UNKNOWN when it cannot be read). */
