@@ -14,12 +14,12 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, type Loop } from '../ast.js';
+import { contains, walk, type Loop } from '../ast.js';
 import type { Node } from '../model.js';
 import { isCounter } from './bound.js';
 import type { HandWritten, Region } from './attempts.js';
 import { stateOf } from './field-counters.js';
-import type { Sleep } from './sleeps.js';
+import { sleepOf, type Sleep } from './sleeps.js';
 
 /** The first `continue` of the loop that retries with no wait while the site's sleeps are elsewhere; undefined when none does. */
 export function immediateWayBack(hw: HandWritten, loop: Loop, continues: readonly TSESTree.ContinueStatement[], region: Region, sleeps: readonly Sleep[], opPos: number): Node | undefined {
@@ -27,7 +27,7 @@ export function immediateWayBack(hw: HandWritten, loop: Loop, continues: readonl
   for (const c of continues) {
     if (c.label || c.range[0] < opPos) continue;
     const before = pathTo(c, loop);
-    if (sleeps.some((s) => before.some((st) => contains(st, s.node)))) continue;
+    if (sleeps.some((s) => before.some((st) => contains(st, s.node))) || before.some((st) => sleepsIn(hw, st, opPos))) continue;
     if (before.some((st) => st.range[0] > opPos && countsAttempt(hw, st, region))) return c;
   }
   return undefined;
@@ -57,4 +57,13 @@ function countsAttempt(hw: HandWritten, st: Node, region: Region): boolean {
   const target = e.type === T.UpdateExpression ? e.argument : e.type === T.AssignmentExpression ? e.left : undefined;
   const state = target && stateOf(hw, target, region);
   return !!state && state.step !== undefined && state.step !== 0 && isCounter(hw, state);
+}
+
+/** Whether a statement awaits a sleep after the operation (a sleep in the `try`, which the site's own sleeps leave out). */
+function sleepsIn(hw: HandWritten, st: Node, opPos: number): boolean {
+  let found = false;
+  walk(st, (n) => {
+    if (!found && n.type === T.AwaitExpression && n.range[0] > opPos && sleepOf(hw, n.argument)) found = true;
+  }, { skipFunctions: true });
+  return found;
 }
