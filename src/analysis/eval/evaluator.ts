@@ -10,6 +10,7 @@ import { constInitializer, findVariable, lookupProperty, memberName, patternKey,
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
 import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { absentBranch } from './presence.js';
+import { straightLineValue } from './straight-line.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
@@ -324,6 +325,8 @@ export class Evaluator {
       // An unknown initialiser (a call we cannot see) stays unknown even when probing.
       return this.eval(init, env, depth);
     }
+    const line = env === STATIC_ENV ? FREE : straightLineValue(this, variable, id, env, depth);
+    if (line !== FREE) return line;
     if (variable.references.some((r) => r.isWrite() && !r.init)) return writtenPerAttempt(variable, env) ? UNKNOWN : this.orProbe(env);
     const name = def.name as Node;
     const parent = name.parent;

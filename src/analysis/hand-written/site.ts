@@ -91,7 +91,9 @@ export function mergeSites(sites: readonly RetrySite[]): RetrySite | undefined {
   if (sites.length <= 1 || !first) return first;
   const unknownAttempts = sites.find((s) => s.attempts.value === UNKNOWN);
   const attempts = unknownAttempts?.attempts ?? sites.reduce((a, b) => ((b.attempts.value as number) > (a.attempts.value as number) ? b : a)).attempts;
-  const { delay, jitter } = combineSchedules(sites.map((s) => ({ delay: s.delay, jitter: s.jitter })));
+  // A repair beside counted ways back (refresh the token, call once more) is no retry's pause.
+  const retries = sites.filter((s) => !s.repair);
+  const { delay, jitter } = combineSchedules((retries.length ? retries : sites).map((s) => ({ delay: s.delay, jitter: s.jitter })));
   // A repair-and-retry only when every way back is one: a counted way back beside it is a retry.
   const repair = sites.every((s) => s.repair) ? first.repair : undefined;
   return { ...first, attempts, delay, jitter, errorFilter: mergeFilters(sites.map((s) => s.errorFilter)), repair };
