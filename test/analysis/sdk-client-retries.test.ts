@@ -263,3 +263,86 @@ describe('elastic-transport-like loop: a fallthrough guard, a backoff function h
     expect(rulesOf(repair)).not.toContain('require-exponential-backoff');
   });
 });
+
+describe('a wait held in a let written on several paths (openai-node retryRequest)', () => {
+  const client = (retryRequest: string) => `
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    export class Client {
+      maxRetries = 2;
+      request(path: string) { return this.makeRequest(path, null); }
+      private async makeRequest(path: string, retriesRemaining: number | null): Promise<Response> {
+        if (retriesRemaining == null) retriesRemaining = this.maxRetries;
+        const response = await fetch(path).catch((e) => e as Error);
+        if (response instanceof Error) {
+          if (retriesRemaining) return this.retryRequest(path, retriesRemaining);
+          throw response;
+        }
+        if (response.status >= 500 && retriesRemaining) return this.retryRequest(path, retriesRemaining, response.headers);
+        return response;
+      }
+      private async retryRequest(path: string, retriesRemaining: number, headers?: Headers): Promise<Response> {
+        ${retryRequest}
+        return this.makeRequest(path, retriesRemaining - 1);
+      }
+      private backoffMillis(retriesRemaining: number): number {
+        return Math.min(500 * 2 ** (this.maxRetries - retriesRemaining), 8000) * (1 - Math.random() * 0.25);
+      }
+    }
+  `;
+
+  it("reads the server's wait kept up to 60 s as a cap, and the own backoff for its shape", () => {
+    const code = client(`
+        let timeoutMillis: number | undefined;
+        const header = headers?.get('retry-after');
+        if (header) timeoutMillis = parseFloat(header) * 1000;
+        if (timeoutMillis === undefined || !Number.isFinite(timeoutMillis) || timeoutMillis < 0 || timeoutMillis > 60 * 1000) {
+          timeoutMillis = this.backoffMillis(retriesRemaining);
+        }
+        await sleep(timeoutMillis);
+    `);
+    expect(handWritten(code)[0]).toMatchObject({ attempts: 3, growth: 'exponential', jitter: true, worstCaseMs: 120000 });
+    expect(rulesOf(code)).toEqual(['max-retry-duration']);
+  });
+
+  it('stays unknown for an uncapped server wait, or a write in a branch it cannot follow (look-alikes)', () => {
+    const uncapped = client(`
+        let timeoutMillis: number | undefined;
+        const header = headers?.get('retry-after');
+        if (header) timeoutMillis = parseFloat(header) * 1000;
+        if (timeoutMillis === undefined) timeoutMillis = this.backoffMillis(retriesRemaining);
+        await sleep(timeoutMillis);
+    `);
+    expect(handWritten(uncapped)[0]).toMatchObject({ worstCaseMs: 'unknown' });
+    expect(rulesOf(uncapped)).not.toContain('max-retry-duration');
+    const branch = client(`
+        let timeoutMillis = this.backoffMillis(retriesRemaining);
+        if (headers) { if (headers.has('retry-after')) timeoutMillis = Number(headers.get('retry-after')) * 1000; }
+        await sleep(timeoutMillis);
+    `);
+    expect(handWritten(branch)[0]).toMatchObject({ worstCaseMs: 'unknown' });
+  });
+
+  it('takes the last plain write before the read, and no write after it in a loop (look-alike)', () => {
+    const plain = client(`
+        let timeoutMillis: number;
+        timeoutMillis = 20000;
+        timeoutMillis = this.backoffMillis(retriesRemaining);
+        await sleep(timeoutMillis);
+    `);
+    expect(handWritten(plain)[0]).toMatchObject({ growth: 'exponential', worstCaseMs: 1500 });
+    const looped = `
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      export async function poll(path: string) {
+        let wait = 100;
+        const send = async (): Promise<Response> => {
+          for (let i = 0; i < 3; i++) {
+            try { return await fetch(path); } catch { await sleep(wait); wait = 5000; }
+          }
+          throw new Error('down');
+        };
+        return send();
+      }
+    `;
+    expect(handWritten(looped)[0]?.worstCaseMs).not.toBe(200);
+  });
+});
