@@ -346,3 +346,40 @@ describe('a wait held in a let written on several paths (openai-node retryReques
     expect(handWritten(looped)[0]?.worstCaseMs).not.toBe(200);
   });
 });
+
+describe('a repair way back beside counted ones', () => {
+  const client = (repair: string) => `
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    export class Client {
+      private refreshed = false;
+      request(path: string) { return this.makeRequest(path, 2); }
+      private async makeRequest(path: string, retriesRemaining: number): Promise<Response> {
+        const response = await fetch(path).catch((e) => e as Error);
+        if (response instanceof Error) {
+          if (retriesRemaining) return this.retryRequest(path, retriesRemaining);
+          throw response;
+        }
+        ${repair}
+        return response;
+      }
+      private async retryRequest(path: string, retriesRemaining: number): Promise<Response> {
+        await sleep(3000 * 2 ** (2 - retriesRemaining) * Math.random());
+        return this.makeRequest(path, retriesRemaining - 1);
+      }
+      private async refreshToken(): Promise<void> {}
+    }
+  `;
+
+  it('adds no pause of its own: the counted ways back decide the jitter', () => {
+    const code = client(`
+        if (response.status === 401 && !this.refreshed) {
+          this.refreshed = true;
+          await this.refreshToken();
+          return this.makeRequest(path, retriesRemaining);
+        }
+    `);
+    // Its own "schedule" (no pause) once made the whole site read as waiting without randomness.
+    expect(handWritten(code)[0]).toMatchObject({ jitter: true });
+    expect(rulesOf(code)).not.toContain('require-jitter');
+  });
+});
