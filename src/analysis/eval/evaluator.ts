@@ -89,6 +89,17 @@ function statusUnder(node: TSESTree.MemberExpression): boolean {
   return p?.type === T.MemberExpression && p.object === node && STATUS_KEYS.has(memberName(p) ?? '');
 }
 
+/** A template literal whose every expression is a known primitive. */
+function templateValue(ev: Evaluator, node: TSESTree.TemplateLiteral, env: Env, depth: number): Value {
+  let out = node.quasis[0]?.value.cooked ?? '';
+  for (let i = 0; i < node.expressions.length; i++) {
+    const v = ev.eval(node.expressions[i], env, depth);
+    if (!isPrimitive(v)) return UNKNOWN;
+    out += String(v) + (node.quasis[i + 1]?.value.cooked ?? '');
+  }
+  return out;
+}
+
 export class Evaluator {
   private readonly staticCache = new WeakMap<Node, Value>();
   private readonly variables = new WeakMap<Node, Variable | null>();
@@ -220,7 +231,7 @@ export class Evaluator {
         if ('regex' in node && node.regex) return UNKNOWN;
         return node.value as Value;
       case T.TemplateLiteral:
-        return this.template(node, env, d);
+        return templateValue(this, node, env, d);
       case T.Identifier:
         return this.identifier(node, env, d);
       case T.UnaryExpression:
@@ -267,16 +278,6 @@ export class Evaluator {
       default: // `await x` where helpers are followed: what an inlined async helper returns
         return node.type === T.AwaitExpression && env.inlines ? this.eval(node.argument, env, d) : UNKNOWN;
     }
-  }
-
-  private template(node: TSESTree.TemplateLiteral, env: Env, depth: number): Value {
-    let out = node.quasis[0]?.value.cooked ?? '';
-    for (let i = 0; i < node.expressions.length; i++) {
-      const v = this.eval(node.expressions[i], env, depth);
-      if (!isPrimitive(v)) return UNKNOWN;
-      out += String(v) + (node.quasis[i + 1]?.value.cooked ?? '');
-    }
-    return out;
   }
 
   private array(node: TSESTree.ArrayExpression, env: Env, depth: number): Value {
