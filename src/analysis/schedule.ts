@@ -94,6 +94,8 @@ export function worstCaseDurationMs(
   attemptTimeoutMs: Maybe<number | undefined>,
   deadlineMs: Maybe<number | undefined>,
 ): Maybe<number> {
+  // A deadline written but not known may cut any total short: the worst case is unknown.
+  if (deadlineMs === UNKNOWN) return UNKNOWN;
   if (isKnown(deadlineMs) && deadlineMs !== undefined && deadlineMs > 0) {
     const unbounded = computeTotal(attempts, delay, attemptTimeoutMs);
     return isKnown(unbounded) ? Math.min(unbounded, deadlineMs) : deadlineMs;

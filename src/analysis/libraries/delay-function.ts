@@ -199,6 +199,12 @@ function returnedExpressions(fn: TSESTree.FunctionLike, options: DelayFunctionOp
   return out;
 }
 
+/** Every expression the function can return (both sides of a conditional), or undefined when its returns cannot be followed. */
+export function returnedValues(fn: TSESTree.FunctionLike): Node[] | undefined {
+  const out = returnedExpressions(fn, {});
+  return out === UNREADABLE ? undefined : out;
+}
+
 /** `c ? a : b` returns either side; the worst case looks at both. */
 function branches(expr: Node): Node[] {
   const e = unwrap(expr);
@@ -254,6 +260,10 @@ export interface FailureDecision {
   readonly firstCount: number;
   /** Whether a returned expression ends retrying (rxjs `throwError(...)`); a `throw` always does. */
   readonly isStop: (expr: Node) => boolean;
+  /** The retry number is a property of the count parameter (Bottleneck's `jobInfo.retryCount`), not the parameter itself. */
+  readonly countProperty?: string | undefined;
+  /** A `return;` or the end of the body reached ends retrying (a handler whose undefined means "give up"). */
+  readonly voidStops?: boolean | undefined;
 }
 
 /**
@@ -303,15 +313,59 @@ export function callsUntilStopped(node: Node | undefined, ctx: AnalysisContext, 
   return retries > 20 ? undefined : retries + 1;
 }
 
+/**
+ * The calls made in all when nothing but the function bounds the retrying (ioredis's
+ * `retryStrategy`, a Bottleneck 'failed' handler): the first retry number at which it stops every
+ * failure, searched up to a million on the assumption that once stopped it stays stopped;
+ * Infinity when it still retries there, undefined when some retry number cannot be decided.
+ */
+export function callsUntilStoppedAtAll(node: Node | undefined, ctx: AnalysisContext, how: FailureDecision): number | undefined {
+  const fn = functionOf(node, ctx);
+  if (!fn?.body) return undefined;
+  const stopsAll = (i: number): boolean | undefined => {
+    for (const status of TRANSIENT_FAILURES) {
+      const decided = decideAt(fn, ctx, how, status, how.firstCount + i);
+      if (decided === UNKNOWN) return undefined;
+      if (decided === 'retry') return false;
+    }
+    return true;
+  };
+  const SCAN = 20;
+  const FAR = 1_000_000;
+  for (let i = 0; i < SCAN; i++) {
+    const stops = stopsAll(i);
+    if (stops === undefined) return undefined;
+    if (stops) return i + 1;
+  }
+  const far = stopsAll(FAR);
+  if (far === undefined) return undefined;
+  if (!far) return Infinity;
+  // Still retrying at SCAN, stopped at FAR: the first stop between them.
+  let lo = SCAN;
+  let hi = FAR;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const stops = stopsAll(mid);
+    if (stops === undefined) return undefined;
+    if (stops) hi = mid;
+    else lo = mid;
+  }
+  return hi + 1;
+}
+
 /** What the function does with a failure of this status (NO_RESPONSE: none) at retry number `n`. */
 function decideAt(fn: TSESTree.FunctionLike, ctx: AnalysisContext, how: FailureDecision, status: number, n: number): Decision {
   const env: Env = {
     ...RUNNING_ENV,
     status,
-    lookup(variable: Variable) {
+    lookup(variable: Variable, _id, current) {
       const def = variable.defs[0];
       if (!def || def.type !== 'Parameter' || def.node !== fn) return FREE;
       const at = parameterOf(fn, def.name as Node);
+      if (at && at.index === how.countIndex && how.countProperty !== undefined) {
+        const count: DataValue = { properties: new Map<string, DataValue>([[how.countProperty, n]]), open: true };
+        return at.key === undefined ? count : ctx.evaluator.memberOf(count, at.key, current, 0);
+      }
       if (at?.key !== undefined) return UNKNOWN;
       if (at?.index === how.errorIndex) return RESPONSE;
       return at?.index === how.countIndex ? n : UNKNOWN;
@@ -319,7 +373,8 @@ function decideAt(fn: TSESTree.FunctionLike, ctx: AnalysisContext, how: FailureD
     importOf: (id) => ctx.imports.resolve(id),
   };
   const body = fn.body!;
-  return (body.type === T.BlockStatement ? decideBlock(body.body, env, ctx, how) : decideExpression(body, env, ctx, how)) ?? UNKNOWN;
+  if (body.type !== T.BlockStatement) return decideExpression(body, env, ctx, how);
+  return decideBlock(body.body, env, ctx, how) ?? (how.voidStops ? 'stop' : UNKNOWN);
 }
 
 type Decision = 'stop' | 'retry' | typeof UNKNOWN;
@@ -338,7 +393,7 @@ function decideBlock(statements: readonly TSESTree.Statement[], env: Env, ctx: A
   for (const s of statements) {
     switch (s.type) {
       case T.ReturnStatement:
-        return s.argument ? decideExpression(s.argument, env, ctx, how) : UNKNOWN;
+        return s.argument ? decideExpression(s.argument, env, ctx, how) : how.voidStops ? 'stop' : UNKNOWN;
       case T.ThrowStatement:
         return 'stop';
       case T.IfStatement: {
@@ -367,4 +422,24 @@ function decideBlock(statements: readonly TSESTree.Statement[], env: Env, ctx: A
     }
   }
   return undefined;
+}
+
+const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>', '>>>']);
+
+/**
+ * An expression whose value is a number whatever its operands (`after * base`, `Math.min(...)`,
+ * `-x`, a constant known to be a number): what a handler returning "the next wait" returns.
+ */
+export function numericExpression(expr: Node, ctx: AnalysisContext): boolean {
+  const e = unwrap(expr);
+  if (e.type === T.Literal) return typeof e.value === 'number';
+  if (e.type === T.BinaryExpression) {
+    if (ARITHMETIC.has(e.operator)) return true;
+    return e.operator === '+' && numericExpression(e.left as Node, ctx) && numericExpression(e.right, ctx);
+  }
+  if (e.type === T.UnaryExpression) return e.operator === '-' || e.operator === '+' || e.operator === '~';
+  if (e.type === T.CallExpression && e.callee.type === T.MemberExpression && e.callee.object.type === T.Identifier &&
+    e.callee.object.name === 'Math' && !e.callee.computed) return true;
+  if (e.type === T.Identifier || e.type === T.MemberExpression) return typeof ctx.evaluator.evaluate(e) === 'number';
+  return false;
 }

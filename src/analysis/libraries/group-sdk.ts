@@ -5,6 +5,8 @@ import { awsSdkV3 } from './aws-sdk-v3.js';
 import { bull, bullmq } from './bullmq.js';
 import { anthropic, openai } from './openai.js';
 import { kafkajs } from './kafkajs.js';
+import { ioredis } from './ioredis.js';
+import { bottleneck } from './bottleneck.js';
 import { slackWebApi } from './slack-web-api.js';
 import { stripe } from './stripe.js';
 import { swr } from './swr.js';
@@ -25,6 +27,8 @@ export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [
   anthropic,
   slackWebApi,
   kafkajs,
+  ioredis,
+  bottleneck,
   temporal,
   bullmq,
   bull,

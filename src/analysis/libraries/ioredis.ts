@@ -1,0 +1,163 @@
+/**
+ * ioredis: `new Redis(options)` reconnects a lost connection on the schedule its `retryStrategy`
+ * returns, and the commands waiting on it are re-sent once it is back: a client-level retry.
+ *
+ * Read from redis/ioredis at v5.9.3 and v6.0.0 (lib/redis/RedisOptions.ts for the defaults,
+ * lib/redis/event_handler.ts `closeHandler` for how they are used):
+ * - `retryStrategy(times)`, `times` counting reconnections from 1; a number is the wait before the
+ *   next one, anything else (null, undefined) ends reconnecting, and so does a `retryStrategy`
+ *   that is not a function (`null`). The default never stops: v5 waits min(times x 50, 2000) ms
+ *   (linear, no randomness), v6 min(50 x 2^(times-1), 5000) ms plus 0-199 ms of jitter.
+ * - `maxRetriesPerRequest` (default 20; `null`: no limit): when the reconnection count reaches a
+ *   multiple of maxRetriesPerRequest + 1, the commands waiting are rejected. A caller's command so
+ *   waits through at most maxRetriesPerRequest reconnection waits: read here as the site's deadline.
+ * - `connectTimeout` (10 s) bounds each connection attempt but is not counted: it is spent only
+ *   when the host does not answer, and a refused connection fails at once.
+ * Which major version a project uses is not read, so where the defaults differ (the default
+ * strategy's shape and jitter) they are unknown; its waits are bounded by the smaller of the two.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { AnalysisContext, LibraryDescriptor } from '../library.js';
+import { functionOf, labelOf, newOf } from '../library.js';
+import { isDefaultPath } from '../imports.js';
+import { unwrap } from '../ast.js';
+import type { DelaySchedule, Node, RetrySite, Setting } from '../model.js';
+import type { OptionsView } from '../options.js';
+import { customSchedule } from '../schedule.js';
+import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
+import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
+import { implicitWhen, optionsArgument } from './sdk-shared.js';
+import { callsUntilStoppedAtAll, readDelayFunction, scheduleOfReading, type FailureDecision } from './delay-function.js';
+
+const DEFAULT_MAX_RETRIES_PER_REQUEST = 20;
+
+/** The default strategy's wait before reconnection `n`, the smaller of v5's and v6's. */
+function defaultWait(n: number): number {
+  const v5 = Math.min(n * 50, 2000);
+  const v6 = Math.min(50 * 2 ** (n - 1), 5000);
+  return Math.min(v5, v6);
+}
+
+export const ioredis: LibraryDescriptor = {
+  id: 'ioredis',
+  modules: ['ioredis'],
+  find(uses, ctx) {
+    const sites: RetrySite[] = [];
+    for (const use of uses) {
+      if (!(isDefaultPath(use.path) || use.path === 'Redis')) continue;
+      const call = newOf(use);
+      if (!call) continue;
+      const s = redisSite(call, use.expression, ctx);
+      if (s) sites.push(s);
+    }
+    return sites;
+  },
+};
+
+/** `new Redis()`, `new Redis(port, host, options)`, `new Redis(url, options)`, `new Redis(options)`. */
+function redisSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisContext): RetrySite | undefined {
+  const index = optionsIndex(call);
+  if (index === undefined) return undefined;
+  const options = index < 0 ? ctx.options(undefined) : optionsArgument(call, index, ctx);
+  if (options.state === 'unknown') return undefined;
+  const strategy = options.get('retryStrategy');
+  if (strategy.value === UNKNOWN && !strategy.valueNode) return undefined;
+  const read = readStrategy(strategy, ctx);
+  if (!read) return undefined;
+  const perRequest = options.get('maxRetriesPerRequest');
+  const deadlineMs = requestDeadline(perRequest, read.delay);
+  const label = `new ${labelOf(callee, ctx.sourceCode)}()'s reconnection`;
+  return site({
+    library: 'ioredis',
+    label,
+    node: call,
+    reportNode: callee,
+    ...read,
+    deadlineMs,
+    errorFilter: LIBRARY_FILTER,
+    clientLevel: true,
+    ...implicitWhen(!strategy.property && !perRequest.property),
+    options: optionsTarget(options, call, index < 0 ? call.arguments.length : index),
+  });
+}
+
+/**
+ * Which argument holds the options: the last one when it is not a port or a URL; -1 when there are
+ * none (a port, a host, a URL only); undefined when that cannot be told.
+ */
+function optionsIndex(call: TSESTree.NewExpression): number | undefined {
+  const args = call.arguments;
+  if (args.length === 0) return -1;
+  if (args.some((a) => a.type === T.SpreadElement)) return undefined;
+  const last = unwrap(args[args.length - 1]!);
+  if (isPortOrUrl(last)) return -1;
+  return args.length - 1;
+}
+
+/** A number, a string, a template, or `process.env.X` (a string when set). */
+function isPortOrUrl(node: Node): boolean {
+  const n = node.type === T.LogicalExpression ? node.left : node;
+  if (n.type === T.Literal) return typeof n.value === 'number' || typeof n.value === 'string';
+  if (n.type === T.TemplateLiteral) return true;
+  return n.type === T.MemberExpression && n.object.type === T.MemberExpression &&
+    n.object.object.type === T.Identifier && n.object.object.name === 'process' &&
+    n.object.property.type === T.Identifier && n.object.property.name === 'env';
+}
+
+type StrategyRead = Pick<RetrySite, 'attempts' | 'delay' | 'jitter'>;
+
+/** The reconnection schedule: the default one, none (`null`), or the function written. */
+function readStrategy(option: ReturnType<OptionsView['get']>, ctx: AnalysisContext): StrategyRead | undefined {
+  if (!option.property && option.value === undefined) {
+    const delay = customSchedule(UNKNOWN, defaultWait, { initialMs: 50, multiplier: UNKNOWN, maxMs: UNKNOWN });
+    return { attempts: { value: Infinity }, delay, jitter: { value: UNKNOWN } };
+  }
+  const node = option.property;
+  const fn = functionOf(option.valueNode, ctx);
+  // `retryStrategy: null` (or any value that is not a function): it never reconnects.
+  if (!fn) return option.value === UNKNOWN ? unknownRead(node) : { attempts: { value: 1, node }, delay: { ...customSchedule('none', () => 0), node }, jitter: { value: false, node } };
+  const how: FailureDecision = { errorIndex: -1, countIndex: 0, firstCount: 1, isStop: (e) => endsReconnecting(e, ctx), voidStops: true };
+  const calls = callsUntilStoppedAtAll(fn, ctx, how);
+  const reading = readDelayFunction(fn, ctx, ['n'], { unwrapReturn: (e) => (endsReconnecting(e, ctx) ? 'ignore' : e) });
+  const attempts: Setting<number> = { value: calls ?? UNKNOWN, node };
+  if (!reading) return { ...unknownRead(node), attempts };
+  return { attempts, delay: scheduleOfReading(reading, node), jitter: { value: reading.jitter, node } };
+}
+
+function unknownRead(node: Node | undefined): StrategyRead {
+  return { attempts: { value: UNKNOWN, node }, delay: { ...customSchedule(UNKNOWN, () => UNKNOWN), node }, jitter: { value: UNKNOWN, node } };
+}
+
+/** A returned value that is no number: `null`, `undefined`, `void 0`, a boolean or string, an Error. */
+function endsReconnecting(expr: Node, ctx: AnalysisContext): boolean {
+  const e = unwrap(expr);
+  if (e.type === T.Literal) return typeof e.value !== 'number';
+  if (e.type === T.Identifier && e.name === 'undefined') return true;
+  if (e.type === T.UnaryExpression && e.operator === 'void') return true;
+  if (e.type === T.NewExpression || e.type === T.TemplateLiteral) return true;
+  if (e.type === T.Identifier) {
+    const v = ctx.evaluator.evaluate(e);
+    return v === null || (v !== UNKNOWN && v === undefined);
+  }
+  return false;
+}
+
+/**
+ * How long a caller's command may wait: maxRetriesPerRequest reconnection waits (20 by default);
+ * none with `null`. Unknown waits or count leave it unknown.
+ */
+function requestDeadline(option: ReturnType<OptionsView['get']>, delay: DelaySchedule): Setting<number | undefined> {
+  const node = option.property;
+  if (option.value === null) return { value: undefined, node };
+  const count: Maybe<number> = option.property || option.value !== undefined ? (typeof option.value === 'number' ? option.value : UNKNOWN) : DEFAULT_MAX_RETRIES_PER_REQUEST;
+  if (!isKnown(count) || count < 0) return { value: count === UNKNOWN ? UNKNOWN : undefined, node };
+  let total = 0;
+  for (let n = 1; n <= Math.min(count, 1000); n++) {
+    const wait = delay.upperBound(n);
+    if (!isKnown(wait)) return { value: UNKNOWN, node };
+    total += wait;
+  }
+  // A deadline of 0 is read as none; no waits at all rejects the command at once.
+  return { value: count === 0 ? 1 : total, node };
+}
