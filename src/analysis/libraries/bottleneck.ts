@@ -86,7 +86,7 @@ function failedHandlerSite(handler: TSESTree.CallExpression, executions: readonl
   const listener = argument(handler, 1);
   const fn = functionOf(listener, ctx);
   if (!fn?.body) return undefined;
-  const returned = fn.body.type === T.BlockStatement ? returnedValues(fn) : [fn.body];
+  const returned = returnedValues(fn, true);
   if (!returned) return undefined;
   if (!returned.some((e) => numericExpression(e, ctx))) return undefined;
   if (!returned.every((e) => letsFail(e, ctx) || numericExpression(e, ctx))) return undefined;
@@ -99,6 +99,7 @@ function failedHandlerSite(handler: TSESTree.CallExpression, executions: readonl
   const reading = readDelayFunction(fn, ctx, [undefined, { retryCount: 'n' }], {
     argumentFor: (n) => n - 1,
     unwrapReturn: (e) => (letsFail(e, ctx) ? 'ignore' : e),
+    voidStops: true,
   });
   // A listener that never looks at the error retries every failure alike: no filter at all.
   const filter = readsError(fn, ctx) ? { ...customFilter(node), clientErrors: clientErrorsLetThrough(fn, ctx, how) ?? [] } : { ...NO_FILTER, node };

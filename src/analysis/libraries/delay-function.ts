@@ -46,6 +46,8 @@ export interface DelayFunctionOptions {
    * `throwError(...)` that ends retrying) and should be ignored.
    */
   readonly unwrapReturn?: (expr: Node) => Node | 'ignore' | undefined;
+  /** A bare `return;` ends retrying (a listener whose undefined means "give up"): no wait to read. */
+  readonly voidStops?: boolean;
 }
 
 const UNREADABLE: unique symbol = Symbol('unreadable');
@@ -186,7 +188,7 @@ function returnedExpressions(fn: TSESTree.FunctionLike, options: DelayFunctionOp
   if (!fn.body) return UNREADABLE;
   const raw: Node[] = [];
   if (fn.body.type !== T.BlockStatement) raw.push(fn.body);
-  else if (!collectReturns(fn.body, raw)) return UNREADABLE;
+  else if (!collectReturns(fn.body, raw, options.voidStops === true)) return UNREADABLE;
   const out: Node[] = [];
   for (const r of raw) {
     for (const branch of branches(r)) {
@@ -200,8 +202,8 @@ function returnedExpressions(fn: TSESTree.FunctionLike, options: DelayFunctionOp
 }
 
 /** Every expression the function can return (both sides of a conditional), or undefined when its returns cannot be followed. */
-export function returnedValues(fn: TSESTree.FunctionLike): Node[] | undefined {
-  const out = returnedExpressions(fn, {});
+export function returnedValues(fn: TSESTree.FunctionLike, voidStops = false): Node[] | undefined {
+  const out = returnedExpressions(fn, { voidStops });
   return out === UNREADABLE ? undefined : out;
 }
 
@@ -213,20 +215,23 @@ function branches(expr: Node): Node[] {
 }
 
 /** Return statements of straight-line code with ifs and local consts; loops and the like are not followed. */
-function collectReturns(block: TSESTree.BlockStatement | TSESTree.Statement, out: Node[]): boolean {
+function collectReturns(block: TSESTree.BlockStatement | TSESTree.Statement, out: Node[], voidStops: boolean): boolean {
   const statements = block.type === T.BlockStatement ? block.body : [block];
   for (const s of statements) {
     switch (s.type) {
       case T.ReturnStatement:
-        if (!s.argument) return false;
+        if (!s.argument) {
+          if (!voidStops) return false;
+          break;
+        }
         out.push(s.argument);
         break;
       case T.IfStatement:
-        if (!collectReturns(s.consequent, out)) return false;
-        if (s.alternate && !collectReturns(s.alternate, out)) return false;
+        if (!collectReturns(s.consequent, out, voidStops)) return false;
+        if (s.alternate && !collectReturns(s.alternate, out, voidStops)) return false;
         break;
       case T.BlockStatement:
-        if (!collectReturns(s, out)) return false;
+        if (!collectReturns(s, out, voidStops)) return false;
         break;
       case T.VariableDeclaration:
       case T.ExpressionStatement:
@@ -440,6 +445,11 @@ export function numericExpression(expr: Node, ctx: AnalysisContext): boolean {
   if (e.type === T.UnaryExpression) return e.operator === '-' || e.operator === '+' || e.operator === '~';
   if (e.type === T.CallExpression && e.callee.type === T.MemberExpression && e.callee.object.type === T.Identifier &&
     e.callee.object.name === 'Math' && !e.callee.computed) return true;
-  if (e.type === T.Identifier || e.type === T.MemberExpression) return typeof ctx.evaluator.evaluate(e) === 'number';
+  if (e.type === T.Identifier || e.type === T.MemberExpression) {
+    if (typeof ctx.evaluator.evaluate(e) === 'number') return true;
+    // A local const computed from the parameters: its initialiser says.
+    const resolved = ctx.evaluator.resolve(e);
+    return resolved !== e && numericExpression(resolved, ctx);
+  }
   return false;
 }

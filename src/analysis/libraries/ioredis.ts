@@ -28,7 +28,7 @@ import { customSchedule } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
 import { implicitWhen, optionsArgument } from './sdk-shared.js';
-import { callsUntilStoppedAtAll, readDelayFunction, scheduleOfReading, type FailureDecision } from './delay-function.js';
+import { callsUntilStoppedAtAll, numericExpression, readDelayFunction, returnedValues, scheduleOfReading, type FailureDecision } from './delay-function.js';
 
 const DEFAULT_MAX_RETRIES_PER_REQUEST = 20;
 
@@ -117,9 +117,12 @@ function readStrategy(option: ReturnType<OptionsView['get']>, ctx: AnalysisConte
   const fn = functionOf(option.valueNode, ctx);
   // `retryStrategy: null` (or any value that is not a function): it never reconnects.
   if (!fn) return option.value === UNKNOWN ? unknownRead(node) : { attempts: { value: 1, node }, delay: { ...customSchedule('none', () => 0), node }, jitter: { value: false, node } };
+  // What a helper returns may be nothing: only returns that are either a number or no number are read.
+  const returned = returnedValues(fn, true);
+  if (!returned?.every((e) => endsReconnecting(e, ctx) || numericExpression(e, ctx))) return unknownRead(node);
   const how: FailureDecision = { errorIndex: -1, countIndex: 0, firstCount: 1, isStop: (e) => endsReconnecting(e, ctx), voidStops: true };
   const calls = callsUntilStoppedAtAll(fn, ctx, how);
-  const reading = readDelayFunction(fn, ctx, ['n'], { unwrapReturn: (e) => (endsReconnecting(e, ctx) ? 'ignore' : e) });
+  const reading = readDelayFunction(fn, ctx, ['n'], { unwrapReturn: (e) => (endsReconnecting(e, ctx) ? 'ignore' : e), voidStops: true });
   const attempts: Setting<number> = { value: calls ?? UNKNOWN, node };
   if (!reading) return { ...unknownRead(node), attempts };
   return { attempts, delay: scheduleOfReading(reading, node), jitter: { value: reading.jitter, node } };

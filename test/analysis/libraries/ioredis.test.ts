@@ -36,10 +36,8 @@ describe('ioredis descriptor', () => {
     const code = `import Redis from 'ioredis';
       export const redis = new Redis(6379, 'cache', {
         retryStrategy(times) {
-          if (times <= 10) {
-            const delay = Math.min(times * 50, 2000);
-            return delay;
-          }
+          const delay = Math.min(times * 50, 2000);
+          if (times <= 10) return delay;
         },
       });`;
     const [site] = analyse(code);
@@ -60,6 +58,7 @@ describe('ioredis descriptor', () => {
     // Options from elsewhere, a strategy from a helper: unknown, never reported.
     expect(analyse(`import Redis from 'ioredis';\nimport { config } from './config';\nexport const r = new Redis(config.redis);`)).toEqual([]);
     expect(rules(lint(`import Redis from 'ioredis';\nimport { backoff } from './b';\nexport const r = new Redis({ retryStrategy: backoff, maxRetriesPerRequest: 3 });`))).toEqual([]);
+    expect(analyse(`import Redis from 'ioredis';\nimport { backoff } from './b';\nexport const r = new Redis({ retryStrategy: (times) => backoff(times) });`)[0]).toMatchObject({ attempts: 'unknown', growth: 'unknown' });
     // A look-alike: a class named Redis that is not ioredis's.
     expect(analyse(`class Redis { constructor(o: object) {} }\nexport const r = new Redis({ retryStrategy: () => 1000 });`)).toEqual([]);
   });
