@@ -22,7 +22,7 @@ import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import { unwrap } from '../ast.js';
-import type { DelaySchedule, Node, RetrySite, Setting } from '../model.js';
+import type { DelaySchedule, Growth, Node, RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { customSchedule } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
@@ -39,47 +39,92 @@ function defaultWait(n: number): number {
   return Math.min(v5, v6);
 }
 
+/** A strategy the library applies when none is written: never stops, waits `wait(times)`. */
+function defaultStrategy(growth: Maybe<Growth>, wait: (n: number) => number, jitter: Maybe<boolean>): StrategyRead {
+  const delay = customSchedule(growth, wait, { initialMs: wait(1), multiplier: UNKNOWN, maxMs: UNKNOWN });
+  return { attempts: { value: Infinity }, delay, jitter: { value: jitter } };
+}
+
+const REDIS_DEFAULT = defaultStrategy(UNKNOWN, defaultWait, UNKNOWN);
+/** `sentinelRetryStrategy`, the same in v5 and v6: min(times x 10, 1000) ms, never stops. */
+const SENTINEL_DEFAULT = defaultStrategy('linear', (n) => Math.min(n * 10, 1000), false);
+/** `clusterRetryStrategy`, the same in v5 and v6 (lib/cluster/ClusterOptions.ts): min(100 + times x 2, 2000) ms. */
+const CLUSTER_DEFAULT = defaultStrategy('linear', (n) => Math.min(100 + n * 2, 2000), false);
+
 export const ioredis: LibraryDescriptor = {
   id: 'ioredis',
   modules: ['ioredis'],
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
-      if (!(isDefaultPath(use.path) || use.path === 'Redis')) continue;
       const call = newOf(use);
       if (!call) continue;
-      const s = redisSite(call, use.expression, ctx);
-      if (s) sites.push(s);
+      if (isDefaultPath(use.path) || use.path === 'Redis') sites.push(...redisSites(call, use.expression, ctx));
+      else if (use.path === 'Cluster') {
+        const s = clusterSite(call, use.expression, ctx);
+        if (s) sites.push(s);
+      }
     }
     return sites;
   },
 };
 
-/** `new Redis()`, `new Redis(port, host, options)`, `new Redis(url, options)`, `new Redis(options)`. */
-function redisSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisContext): RetrySite | undefined {
-  const index = optionsIndex(call);
-  if (index === undefined) return undefined;
-  const options = index < 0 ? ctx.options(undefined) : optionsArgument(call, index, ctx);
+/**
+ * `new Cluster(nodes, { clusterRetryStrategy })`: reconnecting the cluster as a whole. Commands
+ * wait in its offline queue until it is back or the strategy gives up: no per-request bound is read.
+ */
+function clusterSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisContext): RetrySite | undefined {
+  const options = optionsArgument(call, 1, ctx);
   if (options.state === 'unknown') return undefined;
-  const strategy = options.get('retryStrategy');
+  const strategy = options.get('clusterRetryStrategy');
   if (strategy.value === UNKNOWN && !strategy.valueNode) return undefined;
-  const read = readStrategy(strategy, ctx);
-  if (!read) return undefined;
-  const perRequest = options.get('maxRetriesPerRequest');
-  const deadlineMs = requestDeadline(perRequest, read.delay);
-  const label = `new ${labelOf(callee, ctx.sourceCode)}()'s reconnection`;
+  const read = readStrategy(strategy, ctx, CLUSTER_DEFAULT);
   return site({
     library: 'ioredis',
-    label,
+    label: `new ${labelOf(callee, ctx.sourceCode)}()'s reconnection`,
     node: call,
     reportNode: callee,
     ...read,
-    deadlineMs,
+    deadlineMs: { value: UNKNOWN },
     errorFilter: LIBRARY_FILTER,
     clientLevel: true,
-    ...implicitWhen(!strategy.property && !perRequest.property),
-    options: optionsTarget(options, call, index < 0 ? call.arguments.length : index),
+    ...implicitWhen(!strategy.property),
+    options: optionsTarget(options, call, 1),
   });
+}
+
+/**
+ * `new Redis()`, `new Redis(port, host, options)`, `new Redis(url, options)`, `new Redis(options)`:
+ * its reconnection and, with `sentinels`, the resolution of the master through them, which
+ * (lib/connectors/SentinelConnector/index.ts) tries every sentinel, then waits
+ * `sentinelRetryStrategy(times)` and starts over until it returns no number.
+ */
+function redisSites(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisContext): RetrySite[] {
+  const index = optionsIndex(call);
+  if (index === undefined) return [];
+  const options = index < 0 ? ctx.options(undefined) : optionsArgument(call, index, ctx);
+  if (options.state === 'unknown') return [];
+  const sites: RetrySite[] = [];
+  const name = labelOf(callee, ctx.sourceCode);
+  const common = { library: 'ioredis', node: call, reportNode: callee, errorFilter: LIBRARY_FILTER, clientLevel: true,
+    options: optionsTarget(options, call, index < 0 ? call.arguments.length : index) };
+  const strategy = options.get('retryStrategy');
+  if (strategy.value !== UNKNOWN || strategy.valueNode) {
+    const read = readStrategy(strategy, ctx, REDIS_DEFAULT);
+    const perRequest = options.get('maxRetriesPerRequest');
+    sites.push(site({ ...common, label: `new ${name}()'s reconnection`, ...read, deadlineMs: requestDeadline(perRequest, read.delay),
+      ...implicitWhen(!strategy.property && !perRequest.property) }));
+  }
+  const sentinels = options.get('sentinels');
+  const sentinelStrategy = options.get('sentinelRetryStrategy');
+  if (sentinels.property && sentinels.value !== null && (sentinelStrategy.value !== UNKNOWN || sentinelStrategy.valueNode)) {
+    const read = readStrategy(sentinelStrategy, ctx, SENTINEL_DEFAULT);
+    // Commands queued while the master is being resolved wait as long as it takes.
+    sites.push(site({ ...common, label: `new ${name}()'s sentinel resolution`, ...read,
+      ...(sentinelStrategy.property ? {} : { delay: { ...read.delay, node: sentinels.property }, jitter: { ...read.jitter, node: sentinels.property }, attempts: { ...read.attempts, node: sentinels.property } }),
+      ...implicitWhen(!sentinelStrategy.property) }));
+  }
+  return sites;
 }
 
 /**
@@ -108,11 +153,8 @@ function isPortOrUrl(node: Node): boolean {
 type StrategyRead = Pick<RetrySite, 'attempts' | 'delay' | 'jitter'>;
 
 /** The reconnection schedule: the default one, none (`null`), or the function written. */
-function readStrategy(option: ReturnType<OptionsView['get']>, ctx: AnalysisContext): StrategyRead | undefined {
-  if (!option.property && option.value === undefined) {
-    const delay = customSchedule(UNKNOWN, defaultWait, { initialMs: 50, multiplier: UNKNOWN, maxMs: UNKNOWN });
-    return { attempts: { value: Infinity }, delay, jitter: { value: UNKNOWN } };
-  }
+function readStrategy(option: ReturnType<OptionsView['get']>, ctx: AnalysisContext, fallback: StrategyRead): StrategyRead {
+  if (!option.property && option.value === undefined) return fallback;
   const node = option.property;
   const fn = functionOf(option.valueNode, ctx);
   // `retryStrategy: null` (or any value that is not a function): it never reconnects.

@@ -52,6 +52,21 @@ describe('ioredis descriptor', () => {
     expect(lint(code)).toEqual([]);
   });
 
+  it('reads the sentinel resolution of a client given sentinels, and a cluster\'s reconnection', () => {
+    const code = `import Redis from 'ioredis';
+      export const redis = new Redis({ sentinels: [{ host: 's1', port: 26379 }], name: 'mymaster', ${BOUNDED} });`;
+    const sites = analyse(code);
+    expect(sites.map((s) => s.label)).toEqual(["new Redis()'s reconnection", "new Redis()'s sentinel resolution"]);
+    // The default sentinel strategy: min(times x 10, 1000) ms, never stops, no randomness.
+    expect(sites[1]).toMatchObject({ attempts: Infinity, growth: 'linear', jitter: false });
+    expect(rules(lint(code))).toEqual(['max-retry-attempts', 'max-retry-duration', 'require-exponential-backoff', 'require-jitter']);
+    const bounded = code.replace("name: 'mymaster',", "name: 'mymaster', sentinelRetryStrategy: (times) => (times > 2 ? null : 100 * 2 ** times + Math.random() * 100),");
+    expect(lint(bounded)).toEqual([]);
+    const cluster = `import { Cluster } from 'ioredis';\nexport const c = new Cluster([{ host: 'a', port: 6379 }], { clusterRetryStrategy: (times) => 500 });`;
+    expect(analyse(cluster)[0]).toMatchObject({ label: "new Cluster()'s reconnection", attempts: Infinity, growth: 'constant', jitter: false });
+    expect(rules(lint(cluster))).toEqual(['max-retry-attempts', 'require-exponential-backoff', 'require-jitter']);
+  });
+
   it('makes no retry of retryStrategy: null, nor of options it cannot read', () => {
     expect(analyse(`import Redis from 'ioredis';\nexport const r = new Redis({ retryStrategy: null });`)[0]).toMatchObject({ attempts: 1 });
     expect(lint(`import Redis from 'ioredis';\nexport const r = new Redis({ retryStrategy: null });`)).toEqual([]);
