@@ -7,6 +7,7 @@ import { anthropic, openai } from './openai.js';
 import { kafkajs } from './kafkajs.js';
 import { ioredis } from './ioredis.js';
 import { bottleneck } from './bottleneck.js';
+import { realtimeJs } from './realtime-js.js';
 import { slackWebApi } from './slack-web-api.js';
 import { stripe } from './stripe.js';
 import { swr } from './swr.js';
@@ -29,6 +30,7 @@ export const SDK_LIBRARIES: readonly LibraryDescriptor[] = [
   kafkajs,
   ioredis,
   bottleneck,
+  realtimeJs,
   temporal,
   bullmq,
   bull,
