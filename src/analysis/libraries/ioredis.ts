@@ -100,7 +100,7 @@ function clusterSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisCo
  * `sentinelRetryStrategy(times)` and starts over until it returns no number.
  */
 function redisSites(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisContext): RetrySite[] {
-  const index = optionsIndex(call);
+  const index = optionsIndex(call, ctx);
   if (index === undefined) return [];
   const options = index < 0 ? ctx.options(undefined) : optionsArgument(call, index, ctx);
   if (options.state === 'unknown') return [];
@@ -131,18 +131,19 @@ function redisSites(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisCon
  * Which argument holds the options: the last one when it is not a port or a URL; -1 when there are
  * none (a port, a host, a URL only); undefined when that cannot be told.
  */
-function optionsIndex(call: TSESTree.NewExpression): number | undefined {
+function optionsIndex(call: TSESTree.NewExpression, ctx: AnalysisContext): number | undefined {
   const args = call.arguments;
   if (args.length === 0) return -1;
   if (args.some((a) => a.type === T.SpreadElement)) return undefined;
-  const last = unwrap(args[args.length - 1]!);
-  if (isPortOrUrl(last)) return -1;
+  const last = args[args.length - 1]!;
+  const value = ctx.evaluator.evaluate(last);
+  if (typeof value === 'string' || typeof value === 'number' || isPortOrUrl(ctx.evaluator.resolve(last))) return -1;
   return args.length - 1;
 }
 
-/** A number, a string, a template, or `process.env.X` (a string when set). */
+/** A number, a string, a template, or `process.env.X` (a string when set), also before `??` or `||`. */
 function isPortOrUrl(node: Node): boolean {
-  const n = node.type === T.LogicalExpression ? node.left : node;
+  const n = node.type === T.LogicalExpression ? unwrap(node.left) : unwrap(node);
   if (n.type === T.Literal) return typeof n.value === 'number' || typeof n.value === 'string';
   if (n.type === T.TemplateLiteral) return true;
   return n.type === T.MemberExpression && n.object.type === T.MemberExpression &&

@@ -25,6 +25,11 @@ describe('ioredis descriptor', () => {
     expect(rules(lint(code))).toEqual(['max-retry-attempts', 'max-retry-duration']);
   });
 
+  it('reads a client built from a URL constant as one on the defaults', () => {
+    const code = `import Redis from 'ioredis';\nconst REDIS_URL = process.env.REDIS_URL ?? 'redis://localhost:6379';\nexport const redis = new Redis(REDIS_URL);`;
+    expect(analyse(code)[0]).toMatchObject({ attempts: Infinity, worstCaseMs: 10_500 });
+  });
+
   it('reads a constant strategy that never stops, and maxRetriesPerRequest: null as no limit', () => {
     const code = `import { Redis } from 'ioredis';\nexport const redis = new Redis({ host: 'h', maxRetriesPerRequest: null, retryStrategy: (times) => 1000 });`;
     const [site] = analyse(code);
