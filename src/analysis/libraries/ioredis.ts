@@ -155,7 +155,8 @@ type StrategyRead = Pick<RetrySite, 'attempts' | 'delay' | 'jitter'>;
 
 /** The reconnection schedule: the default one, none (`null`), or the function written. */
 function readStrategy(option: ReturnType<OptionsView['get']>, ctx: AnalysisContext, fallback: StrategyRead): StrategyRead {
-  if (!option.property && option.value === undefined) return fallback;
+  // Options are filled with lodash `defaults` (lib/Redis.ts): a property set to undefined takes the default too.
+  if (option.value === undefined) return fallback;
   const node = option.property;
   const fn = functionOf(option.valueNode, ctx);
   // `retryStrategy: null` (or any value that is not a function): it never reconnects.

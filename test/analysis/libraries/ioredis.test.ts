@@ -75,6 +75,8 @@ describe('ioredis descriptor', () => {
   it('makes no retry of retryStrategy: null, nor of options it cannot read', () => {
     expect(analyse(`import Redis from 'ioredis';\nexport const r = new Redis({ retryStrategy: null });`)[0]).toMatchObject({ attempts: 1 });
     expect(lint(`import Redis from 'ioredis';\nexport const r = new Redis({ retryStrategy: null });`)).toEqual([]);
+    // undefined is filled with the default, which never stops.
+    expect(analyse(`import Redis from 'ioredis';\nexport const r = new Redis({ retryStrategy: undefined });`)[0]).toMatchObject({ attempts: Infinity });
     // Options from elsewhere, a strategy from a helper: unknown, never reported.
     expect(analyse(`import Redis from 'ioredis';\nimport { config } from './config';\nexport const r = new Redis(config.redis);`)).toEqual([]);
     expect(rules(lint(`import Redis from 'ioredis';\nimport { backoff } from './b';\nexport const r = new Redis({ retryStrategy: backoff, maxRetriesPerRequest: 3 });`))).toEqual([]);
