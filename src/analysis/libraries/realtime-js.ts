@@ -8,10 +8,17 @@
  * `_setupReconnectionTimer`, `_onConnClose`; src/lib/timer.ts `scheduleTimeout`): the default
  * `reconnectAfterMs` is `[1000, 2000, 5000, 10000][tries - 1] || 10000`, steps that end at a
  * constant 10 s, no randomness; nothing bounds the count.
+ *
+ * @supabase/supabase-js's `createClient(url, key, { realtime })` builds that client with the
+ * `realtime` options spread in (supabase/supabase-js at 00cdfd5,
+ * packages/core/supabase-js/src/SupabaseClient.ts, `this._initRealtimeClient({ ..., ...settings.realtime })`);
+ * it connects only once a channel is subscribed, so only a `reconnectAfterMs` written there is judged.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
-import { functionOf, labelOf, newOf } from '../library.js';
+import { callOf, functionOf, labelOf, newOf } from '../library.js';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import type { OptionsView } from '../options.js';
 import type { Node, RetrySite } from '../model.js';
 import { UNKNOWN } from '../eval/values.js';
 import { customSchedule } from '../schedule.js';
@@ -23,22 +30,28 @@ const DEFAULT_STEPS = [1000, 2000, 5000, 10000];
 
 export const realtimeJs: LibraryDescriptor = {
   id: '@supabase/realtime-js',
-  modules: ['@supabase/realtime-js'],
+  modules: ['@supabase/realtime-js', '@supabase/supabase-js'],
   find(uses, ctx) {
     const sites: RetrySite[] = [];
     for (const use of uses) {
-      if (use.path !== 'RealtimeClient') continue;
-      const call = newOf(use);
-      if (!call) continue;
-      const s = realtimeSite(call, use.expression, ctx);
-      if (s) sites.push(s);
+      if (use.module === '@supabase/realtime-js' && use.path === 'RealtimeClient') {
+        const call = newOf(use);
+        const s = call && realtimeSite(call, optionsArgument(call, 1, ctx), 1, use.expression, ctx);
+        if (s) sites.push(s);
+      } else if (use.module === '@supabase/supabase-js' && use.path === 'createClient') {
+        const call = callOf(use);
+        const realtime = call ? optionsArgument(call, 2, ctx).sub('realtime') : undefined;
+        // Judged only where reconnectAfterMs is written: the default client may never connect.
+        if (!call || !realtime || realtime.state !== 'object' || !realtime.get('reconnectAfterMs').property) continue;
+        const s = realtimeSite(call, realtime, 2, use.expression, ctx);
+        if (s) sites.push(s);
+      }
     }
     return sites;
   },
 };
 
-function realtimeSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisContext): RetrySite | undefined {
-  const options = optionsArgument(call, 1, ctx);
+function realtimeSite(call: TSESTree.NewExpression | TSESTree.CallExpression, options: OptionsView, index: number, callee: Node, ctx: AnalysisContext): RetrySite | undefined {
   if (options.state === 'unknown') return undefined;
   const option = options.get('reconnectAfterMs');
   const node = option.property;
@@ -55,7 +68,7 @@ function realtimeSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisC
   }
   return site({
     library: '@supabase/realtime-js',
-    label: `new ${labelOf(callee, ctx.sourceCode)}()'s reconnection`,
+    label: `${call.type === T.NewExpression ? 'new ' : ''}${labelOf(callee, ctx.sourceCode)}()'s realtime reconnection`,
     node: call,
     reportNode: callee,
     // The Timer re-arms on every close: no count stops it.
@@ -64,6 +77,6 @@ function realtimeSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisC
     errorFilter: LIBRARY_FILTER,
     clientLevel: true,
     ...implicitWhen(!node),
-    options: optionsTarget(options, call, 1),
+    options: optionsTarget(options, call, index),
   });
 }

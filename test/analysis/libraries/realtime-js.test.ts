@@ -26,6 +26,15 @@ describe('realtime-js descriptor', () => {
     expect(rules(lint(code))).toEqual(['max-retry-attempts', 'max-retry-duration']);
   });
 
+  it('reads reconnectAfterMs passed through supabase-js createClient, and only when written', () => {
+    const code = `import { createClient } from '@supabase/supabase-js';
+      export const supabase = createClient('https://x.supabase.co', 'key', { realtime: { reconnectAfterMs: () => 3000 } });`;
+    expect(analyse(code)[0]).toMatchObject({ label: "createClient()'s realtime reconnection", attempts: Infinity, growth: 'constant', jitter: false });
+    expect(rules(lint(code))).toEqual(['max-retry-attempts', 'max-retry-duration', 'require-exponential-backoff', 'require-jitter']);
+    expect(analyse(`import { createClient } from '@supabase/supabase-js';\nexport const s = createClient('u', 'k', { realtime: { params: { eventsPerSecond: 10 } } });`)).toEqual([]);
+    expect(analyse(`import { createClient } from '@supabase/supabase-js';\nexport const s = createClient('u', 'k');`)).toEqual([]);
+  });
+
   it('stays silent on what it cannot read and on look-alikes', () => {
     // Whatever the waits, the reconnection never stops; their shape and jitter are unknown.
     expect(rules(lint(`import { RealtimeClient } from '@supabase/realtime-js';\nimport { backoff } from './b';\nexport const c = new RealtimeClient('wss://x', { reconnectAfterMs: backoff });`))).toEqual(['max-retry-attempts', 'max-retry-duration']);
