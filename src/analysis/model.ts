@@ -110,6 +110,16 @@ export interface RetrySite {
   readonly implicit?: boolean | undefined;
   /** True when the retry is a client's configuration and applies to every call through it. */
   readonly clientLevel: boolean;
+  /**
+   * A persistent connection's retries (a Redis client, a realtime socket). `reconnection`: the
+   * connection itself re-established after it dropped, for as long as the client lives; no request
+   * retry, so judged only for its schedule (backoff and jitter: a fleet reconnecting in step is a
+   * thundering herd), and only where a strategy is written (`implicit` otherwise: the library's
+   * defaults are its reconnection design). `queued-request`: the requests waiting on that
+   * connection, re-sent once it is back, with a count the caller wrote; judged for attempts and
+   * time, their waits being the reconnection's (whose shape is judged at the reconnection).
+   */
+  readonly connection?: 'reconnection' | 'queued-request' | undefined;
   /** The options object literal that suggestions may edit, and where to add one if absent. */
   readonly options?: OptionsTarget | undefined;
   readonly fixes?: SiteFixes | undefined;

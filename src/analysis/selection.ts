@@ -34,24 +34,36 @@ export interface AspectPolicy {
    * pauses, time, breaker and the 4xx its repair answers are not judged.
    */
   readonly repair: boolean;
+  /**
+   * A persistent connection re-established after it dropped (a site with `connection:
+   * 'reconnection'`): `written` when judged where a strategy is written (never on the library's
+   * defaults), `never` for what belongs to request retries (a count, a time budget, a breaker:
+   * a client that gives up reconnecting is broken, not safe).
+   */
+  readonly reconnection: 'written' | 'never';
+  /**
+   * The requests queued on such a connection (`connection: 'queued-request'`): judged for their
+   * count and time only; the waits are the reconnection's, judged there once.
+   */
+  readonly queuedRequest: boolean;
 }
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
-  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
+  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
-  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
+  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false },
   // R-RES-RE-X3's jitter: only where the engine has a setting for it.
-  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false },
+  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false },
   // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
-  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: false },
+  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: false },
   // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
-  writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
-  keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true },
-  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false },
-  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false },
+  writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call', repair: true, reconnection: 'never', queuedRequest: true },
+  keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true, reconnection: 'never', queuedRequest: true },
+  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false, reconnection: 'never', queuedRequest: true },
+  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false, reconnection: 'never', queuedRequest: true },
 };
 
 /** The sites `aspect`'s rule judges. A site that makes a single call is not a retry for any aspect. */
@@ -71,6 +83,8 @@ export function selectSites(
     if (site.clientLevel && !policy.clientLevel) return false;
     if (policy.helper === 'in-helper' && site.fromHelper?.has(aspect as HelperFinding)) return false;
     if (site.repair && !policy.repair) return false;
+    if (site.connection === 'reconnection' && (policy.reconnection === 'never' || site.implicit)) return false;
+    if (site.connection === 'queued-request' && !policy.queuedRequest) return false;
     return true;
   });
 }

@@ -1,6 +1,6 @@
 /**
  * ioredis: `new Redis(options)` reconnects a lost connection on the schedule its `retryStrategy`
- * returns, and the commands waiting on it are re-sent once it is back: a client-level retry.
+ * returns, and the commands waiting on it are re-sent once it is back.
  *
  * Read from redis/ioredis at v5.9.3 and v6.0.0 (lib/redis/RedisOptions.ts for the defaults,
  * lib/redis/event_handler.ts `closeHandler` for how they are used):
@@ -9,12 +9,23 @@
  *   that is not a function (`null`). The default never stops: v5 waits min(times x 50, 2000) ms
  *   (linear, no randomness), v6 min(50 x 2^(times-1), 5000) ms plus 0-199 ms of jitter.
  * - `maxRetriesPerRequest` (default 20; `null`: no limit): when the reconnection count reaches a
- *   multiple of maxRetriesPerRequest + 1, the commands waiting are rejected. A caller's command so
- *   waits through at most maxRetriesPerRequest reconnection waits: read here as the site's deadline.
+ *   multiple of maxRetriesPerRequest + 1, the commands waiting are rejected (and all of them when
+ *   the strategy gives up). A caller's command so waits through at most maxRetriesPerRequest
+ *   reconnection waits.
  * - `connectTimeout` (10 s) bounds each connection attempt but is not counted: it is spent only
  *   when the host does not answer, and a refused connection fails at once.
  * Which major version a project uses is not read, so where the defaults differ (the default
  * strategy's shape and jitter) they are unknown; its waits are bounded by the smaller of the two.
+ *
+ * Two kinds of site (`connection` in the model):
+ * - the reconnection (`retryStrategy`, `sentinelRetryStrategy`, `clusterRetryStrategy`): a
+ *   long-lived connection re-established for as long as the client lives, not a retry of a request.
+ *   A client that stops reconnecting is broken, so it is judged only for its schedule (backoff,
+ *   jitter), and only where a strategy is written: the defaults are the library's design, `implicit`.
+ * - the commands queued on it (`maxRetriesPerRequest`): a request retry, judged for its count and
+ *   time only where the caller wrote a number. The default 20 is the library's; `null` is what
+ *   BullMQ requires of a worker's connection (a blocking command waits for the connection to come
+ *   back, the queue's design), so neither is a site.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
@@ -22,15 +33,13 @@ import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import { unwrap } from '../ast.js';
-import type { DelaySchedule, Growth, Node, RetrySite, Setting } from '../model.js';
+import type { Growth, Node, RetrySite, Setting } from '../model.js';
 import type { OptionsView } from '../options.js';
 import { customSchedule } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { LIBRARY_FILTER, optionsTarget, site } from './shared.js';
 import { implicitWhen, optionsArgument } from './sdk-shared.js';
 import { callsUntilStoppedAtAll, numericExpression, readDelayFunction, returnedValues, scheduleOfReading, type FailureDecision } from './delay-function.js';
-
-const DEFAULT_MAX_RETRIES_PER_REQUEST = 20;
 
 /** The default strategy's wait before reconnection `n`, the smaller of v5's and v6's. */
 function defaultWait(n: number): number {
@@ -71,7 +80,7 @@ export const ioredis: LibraryDescriptor = {
 
 /**
  * `new Cluster(nodes, { clusterRetryStrategy })`: reconnecting the cluster as a whole. Commands
- * wait in its offline queue until it is back or the strategy gives up: no per-request bound is read.
+ * wait in its offline queue until it is back or the strategy gives up: no per-request count is read.
  */
 function clusterSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisContext): RetrySite | undefined {
   const options = optionsArgument(call, 1, ctx);
@@ -85,10 +94,10 @@ function clusterSite(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisCo
     node: call,
     reportNode: callee,
     ...read,
-    deadlineMs: { value: UNKNOWN },
     errorFilter: LIBRARY_FILTER,
     clientLevel: true,
-    ...implicitWhen(!strategy.property),
+    connection: 'reconnection',
+    ...implicitWhen(isDefault(strategy)),
     options: optionsTarget(options, call, 1),
   });
 }
@@ -111,18 +120,18 @@ function redisSites(call: TSESTree.NewExpression, callee: Node, ctx: AnalysisCon
   const strategy = options.get('retryStrategy');
   if (strategy.value !== UNKNOWN || strategy.valueNode) {
     const read = readStrategy(strategy, ctx, REDIS_DEFAULT);
-    const perRequest = options.get('maxRetriesPerRequest');
-    sites.push(site({ ...common, label: `new ${name}()'s reconnection`, ...read, deadlineMs: requestDeadline(perRequest, read.delay),
-      ...implicitWhen(!strategy.property && !perRequest.property) }));
+    sites.push(site({ ...common, label: `new ${name}()'s reconnection`, ...read, connection: 'reconnection', ...implicitWhen(isDefault(strategy)) }));
+    const queued = queuedCommands(options.get('maxRetriesPerRequest'), read);
+    if (queued) sites.push(site({ ...common, label: `new ${name}()'s command retry`, ...queued }));
   }
   const sentinels = options.get('sentinels');
   const sentinelStrategy = options.get('sentinelRetryStrategy');
   if (sentinels.property && sentinels.value !== null && (sentinelStrategy.value !== UNKNOWN || sentinelStrategy.valueNode)) {
     const read = readStrategy(sentinelStrategy, ctx, SENTINEL_DEFAULT);
     // Commands queued while the master is being resolved wait as long as it takes.
-    sites.push(site({ ...common, label: `new ${name}()'s sentinel resolution`, ...read,
+    sites.push(site({ ...common, label: `new ${name}()'s sentinel resolution`, ...read, connection: 'reconnection',
       ...(sentinelStrategy.property ? {} : { delay: { ...read.delay, node: sentinels.property }, jitter: { ...read.jitter, node: sentinels.property }, attempts: { ...read.attempts, node: sentinels.property } }),
-      ...implicitWhen(!sentinelStrategy.property) }));
+      ...implicitWhen(isDefault(sentinelStrategy)) }));
   }
   return sites;
 }
@@ -190,21 +199,27 @@ function endsReconnecting(expr: Node, ctx: AnalysisContext): boolean {
   return false;
 }
 
+/** No strategy written, or one set to undefined (filled with the default): the library's own design. */
+function isDefault(option: ReturnType<OptionsView['get']>): boolean {
+  return !option.property || option.value === undefined;
+}
+
 /**
- * How long a caller's command may wait: maxRetriesPerRequest reconnection waits (20 by default);
- * none with `null`. Unknown waits or count leave it unknown.
+ * The commands queued on the connection, where the caller wrote `maxRetriesPerRequest` as a number:
+ * the first send and up to that many reconnections waited through, fewer when the strategy gives up
+ * sooner (the queue is flushed with an error then). Their waits are the reconnection's.
  */
-function requestDeadline(option: ReturnType<OptionsView['get']>, delay: DelaySchedule): Setting<number | undefined> {
+function queuedCommands(option: ReturnType<OptionsView['get']>, read: StrategyRead): Pick<RetrySite, 'attempts' | 'delay' | 'jitter' | 'connection' | 'fixes'> | undefined {
   const node = option.property;
-  if (option.value === null) return { value: undefined, node };
-  const count: Maybe<number> = option.property || option.value !== undefined ? (typeof option.value === 'number' ? option.value : UNKNOWN) : DEFAULT_MAX_RETRIES_PER_REQUEST;
-  if (!isKnown(count) || count < 0) return { value: count === UNKNOWN ? UNKNOWN : undefined, node };
-  let total = 0;
-  for (let n = 1; n <= Math.min(count, 1000); n++) {
-    const wait = delay.upperBound(n);
-    if (!isKnown(wait)) return { value: UNKNOWN, node };
-    total += wait;
-  }
-  // A deadline of 0 is read as none; no waits at all rejects the command at once.
-  return { value: count === 0 ? 1 : total, node };
+  const count = option.value;
+  if (!node || typeof count !== 'number' || !Number.isInteger(count) || count < 0) return undefined;
+  const reconnections = read.attempts.value;
+  const attempts: Maybe<number> = !isKnown(reconnections) ? UNKNOWN : Math.min(count + 1, reconnections);
+  return {
+    attempts: { value: attempts, node },
+    delay: read.delay,
+    jitter: read.jitter,
+    connection: 'queued-request',
+    fixes: { attempts: (total) => [{ path: ['maxRetriesPerRequest'], text: String(Math.max(0, total - 1)) }] },
+  };
 }

@@ -1,8 +1,11 @@
 /**
  * @supabase/realtime-js: `new RealtimeClient(url, { reconnectAfterMs })`. On every close that was
  * not asked for (and on a heartbeat timeout) the client's reconnect Timer calls `connect()` again
- * after `reconnectAfterMs(tries)`, `tries` counting from 1 and reset only once connected: a
- * client-level retry that never stops.
+ * after `reconnectAfterMs(tries)`, `tries` counting from 1 and reset only once connected: the
+ * reconnection of a long-lived socket, which never stops. It is no request retry (a client that gave
+ * up reconnecting would be broken), so the model marks it `connection: 'reconnection'`: judged only
+ * for its schedule (backoff, jitter), and only where `reconnectAfterMs` is written; the default
+ * steps are the library's reconnection design (`implicit`).
  *
  * Read from supabase/realtime-js at 41a65b0 (src/RealtimeClient.ts `_initializeOptions`,
  * `_setupReconnectionTimer`, `_onConnClose`; src/lib/timer.ts `scheduleTimeout`): the default
@@ -76,6 +79,7 @@ function realtimeSite(call: TSESTree.NewExpression | TSESTree.CallExpression, op
     ...read,
     errorFilter: LIBRARY_FILTER,
     clientLevel: true,
+    connection: 'reconnection',
     ...implicitWhen(!node),
     options: optionsTarget(options, call, index),
   });

@@ -92,7 +92,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     const out: NestedRetry[] = [];
     const defaults = new Set<BuiltInRetryFacet>();
     for (const other of sites()) {
-      if (other === site || !inside(scope, other.node) || other.kind === 'durable') continue;
+      // A connection re-established while the client lives is no retry of the calls made through it.
+      if (other === site || !inside(scope, other.node) || other.kind === 'durable' || other.connection === 'reconnection') continue;
       // A retrying helper called on the way out that cannot fail runs once: nothing multiplies it.
       if ((other.node.type === T.CallExpression || other.node.type === T.NewExpression) && runsOnceOnTheWayOut(other.node, scope, ctx)) continue;
       const a = other.attempts.value;
@@ -102,6 +103,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     for (const call of file.callsIn(scope)) {
       const clients = clientSitesOf(call);
       for (const client of clients) {
+        if (client.connection === 'reconnection') continue;
         const a = client.attempts.value;
         if (typeof a !== 'number' || a <= 1) continue;
         const op = classifier.classify(call, new Set(), scope, 2);
