@@ -11,6 +11,16 @@ const STRICT = Object.fromEntries([
 ].map((r) => [`safe-retry/${r}`, 'error']));
 
 describe('site selection policy', () => {
+  it('judges a persistent connection\'s reconnection for a written schedule only, and its queued requests for count and time only', () => {
+    const judged = (Object.keys(SELECTION) as (keyof typeof SELECTION)[]).filter((a) => SELECTION[a].reconnection === 'written');
+    expect(judged.sort()).toEqual(['backoff', 'jitter']);
+    const queued = (Object.keys(SELECTION) as (keyof typeof SELECTION)[]).filter((a) => !SELECTION[a].queuedRequest);
+    expect(queued.sort()).toEqual(['backoff', 'breaker', 'jitter']);
+    expect(rulesOf(`import Redis from 'ioredis';\nexport const r = new Redis({ maxRetriesPerRequest: null });`)).toEqual([]);
+    expect(rulesOf(`import Redis from 'ioredis';\nexport const r = new Redis({ retryStrategy: () => 1000, maxRetriesPerRequest: 50 });`))
+      .toEqual(['max-retry-attempts', 'max-retry-duration', 'require-exponential-backoff', 'require-jitter']);
+  });
+
   it('judges durable engines by R-RES-RE-5 only: attempts and backoff, never time, breaker or writes', () => {
     expect(SELECTION.duration.durable).toBe('never');
     expect(SELECTION.breaker.durable).toBe('never');
