@@ -4,27 +4,14 @@
  * path alias and re-exports). Findings land in the file that uses them; what cannot be read stays
  * unknown.
  */
-import * as tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearModuleCache, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
-import plugin from '../../src/index.js';
 import { temporaryProjects } from '../helpers/project.js';
+import { lintAt } from '../helpers/lint-at.js';
 
 /** Writes a small project to a temporary folder; returns absolute paths by relative name. */
 const project = temporaryProjects('safe-retry-imported-');
 
-/** `line rule` of every finding of the recommended preset, linting `code` as the file `filename`. */
-function lintAt(code: string, filename: string): string[] {
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  const messages = linter.verify(code, [{
-    files: ['**/*.{ts,tsx,js}'],
-    plugins: { 'safe-retry': plugin as never },
-    languageOptions: { parser: tsParser as never, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
-    rules: plugin.configs.recommended.rules as never,
-  }], filename);
-  return messages.map((m) => `${m.line} ${(m.ruleId ?? m.message).replace('safe-retry/', '')}`).sort();
-}
 
 const RETRY_CALLBACK = `
 export function retryLater(error, key, config, revalidate, { retryCount }) {

@@ -3,13 +3,11 @@
  * or a team's own Result type give them) rather than a thrown one, and the look-alikes that go on
  * after a success (pagination, polling) and stay silent.
  */
-import * as tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
-import plugin from '../../src/index.js';
 import { analyse, lint } from '../helpers/model.js';
 import { temporaryProjects } from '../helpers/project.js';
+import { lintAt } from '../helpers/lint-at.js';
 
 const handWritten = (code: string) => analyse(code).filter((s) => s.library === 'hand-written');
 const rulesAt = (code: string) => lint(code).map((f) => `${f.line} ${f.rule}`).sort();
@@ -135,16 +133,6 @@ describe('loops that retry on a returned error', () => {
 /** Writes a small project to a temporary folder; returns absolute paths by relative name. */
 const project = temporaryProjects('safe-retry-results-');
 
-function lintAt(code: string, filename: string): string[] {
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  const messages = linter.verify(code, [{
-    files: ['**/*.ts'],
-    plugins: { 'safe-retry': plugin as never },
-    languageOptions: { parser: tsParser as never, sourceType: 'module' },
-    rules: plugin.configs.recommended.rules as never,
-  }], filename);
-  return messages.map((m) => `${m.line} ${(m.ruleId ?? m.message).replace('safe-retry/', '')}`).sort();
-}
 
 describe('a Result-returning retry helper in another file', () => {
   beforeEach(() => clearModuleCache());

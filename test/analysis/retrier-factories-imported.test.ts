@@ -3,25 +3,14 @@
  * calls of the retrier an import's call returns, kept in an instance field set in the constructor or
  * in a const, are helper sites of this file. Real files, the recommended preset.
  */
-import * as tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
-import plugin from '../../src/index.js';
 import { temporaryProjects } from '../helpers/project.js';
+import { lintAt as lintAtAs } from '../helpers/lint-at.js';
 
 const project = temporaryProjects('safe-retry-factories-');
 
-function lintAt(code: string, filename: string): string[] {
-  const linter = new Linter({ configType: 'flat', cwd: '/' });
-  const messages = linter.verify(code, [{
-    files: ['**/*.{ts,js}'],
-    plugins: { 'safe-retry': plugin as never },
-    languageOptions: { parser: tsParser as never, sourceType: 'commonjs' },
-    rules: plugin.configs.recommended.rules as never,
-  }], filename);
-  return messages.map((m) => `${m.line} ${(m.ruleId ?? m.message).replace('safe-retry/', '')}`).sort();
-}
+const lintAt = (code: string, filename: string): string[] => lintAtAs(code, filename, 'commonjs');
 
 /** Shaped on kafkajs 2.2.4's src/retry/index.js, with its defaults written in the file. */
 const RETRY = `

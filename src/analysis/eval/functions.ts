@@ -99,17 +99,9 @@ export function evalReturn(ret: Returned, evaluate: (n: Node) => Value): Value {
  * Returns whether the default can be relied on.
  */
 export function closedParameterDefault(sourceCode: Readonly<TSESLint.SourceCode>, assignment: TSESTree.AssignmentPattern): boolean {
-  const prop = assignment.parent;
-  if (prop?.type !== T.Property || prop.value !== assignment) return false;
-  const key = patternKey(prop);
-  const pattern = prop.parent;
-  if (key === undefined || pattern?.type !== T.ObjectPattern) return false;
-  // The pattern is a parameter, itself or with a default (`{ retries = 5 } = {}`).
-  const param = pattern.parent?.type === T.AssignmentPattern && pattern.parent.left === pattern ? pattern.parent : pattern;
-  const fn = param.parent;
-  if (!fn || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return false;
-  const index = fn.params.indexOf(param as TSESTree.Parameter);
-  if (index < 0) return false;
+  const at = defaultPosition(assignment);
+  if (!at || at.key === undefined) return false;
+  const { fn, index, key } = at;
   const args = argumentsOfEveryCall(sourceCode, fn, index);
   if (!args) return false;
   for (const arg of args) {
@@ -183,19 +175,9 @@ export function parameterDefault(variable: Variable | undefined): TSESTree.Assig
  * into counts as passing it, so such a default stays unjudged).
  */
 export function parameterDefaultApplies(sourceCode: Readonly<TSESLint.SourceCode>, assignment: TSESTree.AssignmentPattern): boolean {
-  let key: string | undefined;
-  let param: Node = assignment;
-  const prop = assignment.parent;
-  if (prop?.type === T.Property && prop.value === assignment) {
-    key = patternKey(prop);
-    const pattern = prop.parent;
-    if (key === undefined || pattern?.type !== T.ObjectPattern) return false;
-    param = pattern.parent?.type === T.AssignmentPattern && pattern.parent.left === pattern ? pattern.parent : pattern;
-  }
-  const fn = param.parent;
-  if (!fn || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return false;
-  const index = fn.params.indexOf(param as TSESTree.Parameter);
-  if (index < 0) return false;
+  const at = defaultPosition(assignment);
+  if (!at) return false;
+  const { fn, index, key } = at;
   const args = argumentsOfEveryCall(sourceCode, fn, index);
   if (!args) return true;
   return args.some((arg) => {
@@ -205,4 +187,25 @@ export function parameterDefaultApplies(sourceCode: Readonly<TSESLint.SourceCode
     if (key === undefined || a.type !== T.ObjectExpression) return false;
     return !a.properties.some((p) => p.type === T.SpreadElement || (p.type === T.Property && staticPropertyName(p) === key));
   });
+}
+
+/**
+ * Where a parameter default sits: the function, the parameter's position, and for a destructured
+ * one (`{ retries = 5 } = {}`) the member's key. Undefined for a default that is no parameter's.
+ */
+function defaultPosition(assignment: TSESTree.AssignmentPattern): { fn: Fn; index: number; key: string | undefined } | undefined {
+  let key: string | undefined;
+  let param: Node = assignment;
+  const prop = assignment.parent;
+  if (prop?.type === T.Property && prop.value === assignment) {
+    key = patternKey(prop);
+    const pattern = prop.parent;
+    if (key === undefined || pattern?.type !== T.ObjectPattern) return undefined;
+    // The pattern is a parameter, itself or with a default (`{ retries = 5 } = {}`).
+    param = pattern.parent?.type === T.AssignmentPattern && pattern.parent.left === pattern ? pattern.parent : pattern;
+  }
+  const fn = param.parent;
+  if (!fn || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return undefined;
+  const index = fn.params.indexOf(param as TSESTree.Parameter);
+  return index < 0 ? undefined : { fn, index, key };
 }
