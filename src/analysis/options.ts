@@ -4,7 +4,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { UNKNOWN, isStaticObject, toStatic, type Maybe, type StaticValue } from './eval/values.js';
 import type { Env } from './eval/environment.js';
 import { lookupProperty, unwrap } from './ast.js';
-import { parameterDefault, parameterDefaultApplies } from './eval/functions.js';
+import { callerMayOmit, callerOptionsOf, parameterDefault, parameterDefaultApplies } from './eval/functions.js';
 import type { Evaluator } from './eval/evaluator.js';
 import type { Node, Setting } from './model.js';
 
@@ -18,6 +18,8 @@ export interface OptionValue {
    * in the enclosing function's parameters), when a call may get it: shown there, where it is written.
    */
   readonly parameterDefault?: TSESTree.AssignmentPattern | undefined;
+  /** Written before a spread of the caller's options, which may replace it: what a call passing none gets. */
+  readonly beforeCallerOptions?: boolean | undefined;
 }
 
 const ABSENT: OptionValue = { value: undefined };
@@ -64,7 +66,7 @@ export class OptionsView {
     if (!this.object) return UNKNOWN_VALUE;
     const found = lookupProperty(this.object, key, (n) => this.evaluator.scopeOf(n));
     if (found.state === 'absent') return ABSENT;
-    if (found.state === 'unknown') return UNKNOWN_VALUE;
+    if (found.state === 'unknown') return this.env ? UNKNOWN_VALUE : this.beforeCallerOptions(this.object, key) ?? UNKNOWN_VALUE;
     const value = this.env ? toStatic(this.evaluator.evaluateIn(found.value, this.env)) : this.evaluator.evaluate(found.value);
     if (!this.env) {
       const fromDefault = this.parameterDefault(found.value, value);
@@ -86,6 +88,27 @@ export class OptionsView {
     const fallback = this.evaluator.evaluate(assignment.right);
     if (value !== UNKNOWN && value !== fallback) return undefined;
     return fallback === UNKNOWN ? undefined : { value: fallback, parameterDefault: assignment };
+  }
+
+  /**
+   * `{ retry: { limit: 5 }, ...opts }` with `opts` the caller's options: what the function writes
+   * is what a call that passes no such option gets, a default written in code (issue 14: judged
+   * where it is written, as a parameter's default is). Only when every spread after the property
+   * is the caller's options and some call may leave the key out.
+   */
+  private beforeCallerOptions(object: TSESTree.ObjectExpression, key: string): OptionValue | undefined {
+    const sourceCode = this.evaluator.sourceCode;
+    for (let i = object.properties.length - 1; i >= 0; i--) {
+      const p = object.properties[i]!;
+      if (p.type === T.SpreadElement) {
+        const from = callerOptionsOf(sourceCode, p.argument, (id) => this.evaluator.variableOf(id));
+        if (!from || !callerMayOmit(sourceCode, from.fn, from.index, key)) return undefined;
+        continue;
+      }
+      if (p.computed || p.kind !== 'init' || staticKey(p) !== key) continue;
+      return { value: this.evaluator.evaluate(p.value as Node), property: p, valueNode: p.value as Node, beforeCallerOptions: true };
+    }
+    return undefined;
   }
 
   has(key: string): Maybe<boolean> {
@@ -128,3 +151,9 @@ export class OptionsView {
 function unknownMarker(node: Node): Node {
   return { ...node, type: T.ThisExpression } as unknown as Node;
 }
+
+function staticKey(p: TSESTree.Property): string | undefined {
+  if (p.key.type === T.Identifier) return p.key.name;
+  return p.key.type === T.Literal && (typeof p.key.value === 'string' || typeof p.key.value === 'number') ? String(p.key.value) : undefined;
+}
+

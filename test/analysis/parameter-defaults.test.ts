@@ -83,3 +83,46 @@ describe('parameter defaults in static option reading', () => {
     expect(lint(overridden).filter((f) => f.rule === 'max-retry-attempts')).toEqual([]);
   });
 });
+
+/**
+ * Options written before a spread of the caller's options (`got(url, { retry: {...}, ...opts })`):
+ * what the function writes is what a call passing no such option gets, judged where it is written,
+ * unless every call of a local function passes the key.
+ */
+describe('options written before the caller\'s options', () => {
+  const helper = (exported: string, calls = '') => `
+    import got from 'got';
+    ${exported}function fetchText(url: string, opts?: Record<string, unknown>) {
+      const { json = false, ...rest } = opts || {};
+      return got(url, { responseType: json ? 'json' : 'text', retry: { limit: 9, statusCodes: [400, 500, 502] }, ...rest });
+    }
+    ${calls}
+  `;
+
+  it('judges the written retry of an exported helper at the property (count and the 400 it retries)', () => {
+    const rules = lint(helper('export ')).map((f) => `${f.rule} ${f.line}`);
+    expect(rules).toEqual(expect.arrayContaining(['max-retry-attempts 5', 'no-retry-on-client-error 5']));
+  });
+
+  it('leaves it unknown when every call of a local helper passes its own retry (look-alike)', () => {
+    const code = helper('', `export const a = () => fetchText('/a', { retry: { limit: 2 } });\nexport const b = () => fetchText('/b', { retry: { limit: 1 } });`);
+    expect(lint(code).filter((f) => f.rule === 'max-retry-attempts' || f.rule === 'no-retry-on-client-error')).toEqual([]);
+  });
+
+  it('leaves it unknown when the spread is not the caller\'s options (look-alike)', () => {
+    const code = helper('export ').replace('...rest });', '...loadSettings() });');
+    expect(lint(code).filter((f) => f.rule === 'max-retry-attempts')).toEqual([]);
+  });
+
+  it('still reads a method written before the caller\'s options as the caller\'s (a POST may replace it)', () => {
+    const code = `
+      import pRetry from 'p-retry';
+      export function send(url: string, init?: RequestInit) {
+        return pRetry(() => fetch(url, { method: 'GET', ...init }), { retries: 2, randomize: true });
+      }
+    `;
+    const sites = analyse(code).filter((s) => s.library === 'p-retry');
+    expect(sites.length).toBe(1);
+    expect(lint(code).map((f) => f.rule)).not.toContain('max-retry-attempts');
+  });
+});

@@ -209,3 +209,46 @@ function defaultPosition(assignment: TSESTree.AssignmentPattern): { fn: Fn; inde
   const index = fn.params.indexOf(param as TSESTree.Parameter);
   return index < 0 ? undefined : { fn, index, key };
 }
+
+/**
+ * The parameter a spread's argument is a caller's options from: `...opts` with `opts` a parameter,
+ * or `...rest` from `const { a, ...rest } = opts || {}`. With its function and position.
+ */
+export function callerOptionsOf(sourceCode: Readonly<TSESLint.SourceCode>, argument: Node, variableOf: (id: TSESTree.Identifier) => Variable | undefined): { fn: Fn; index: number } | undefined {
+  const id = unwrap(argument);
+  if (id.type !== T.Identifier) return undefined;
+  let v = variableOf(id);
+  let def = v?.defs.length === 1 ? v.defs[0] : undefined;
+  if (def?.type === 'Variable' && def.node.type === T.VariableDeclarator && def.node.id.type === T.ObjectPattern && def.node.init) {
+    let from = unwrap(def.node.init);
+    // `opts || {}`, `opts ?? {}`: the parameter, or nothing.
+    if (from.type === T.LogicalExpression && from.operator !== '&&' && unwrap(from.right).type === T.ObjectExpression) from = unwrap(from.left);
+    if (from.type !== T.Identifier) return undefined;
+    v = variableOf(from);
+    def = v?.defs.length === 1 ? v.defs[0] : undefined;
+  }
+  if (def?.type !== 'Parameter') return undefined;
+  const fn = def.node as Fn;
+  const name = def.name as Node;
+  const param = name.parent?.type === T.AssignmentPattern && name.parent.left === name ? name.parent : name;
+  const index = fn.params.indexOf(param as TSESTree.Parameter);
+  return index < 0 ? undefined : { fn, index };
+}
+
+/**
+ * Whether some call may pass no `key` in the options at a parameter position (so that what the
+ * function writes before spreading them applies): true unless the function is a local, unexported
+ * one used only as a callee and every call passes something there other than an object literal
+ * without the key.
+ */
+export function callerMayOmit(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, index: number, key: string): boolean {
+  const args = argumentsOfEveryCall(sourceCode, fn, index);
+  if (!args) return true;
+  return args.some((arg) => {
+    if (!arg) return true;
+    const a = unwrap(arg);
+    if (a.type === T.Identifier && a.name === 'undefined') return true;
+    return a.type === T.ObjectExpression && !a.properties.some((p) => p.type === T.SpreadElement || (p.type === T.Property && staticPropertyName(p) === key));
+  });
+}
+

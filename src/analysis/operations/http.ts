@@ -221,6 +221,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     if (view.state === 'absent') return fallback;
     if (view.state === 'unknown') return undefined;
     const v = view.get('method');
+    // A method written before the caller's options may be replaced by the one a caller passes.
+    if (v.beforeCallerOptions) return undefined;
     if (!v.property && v.value === undefined) return fallback;
     if (typeof v.value === 'string') return v.value.toUpperCase();
     return v.valueNode ? chosenMethod(v.valueNode) : undefined;
