@@ -225,3 +225,17 @@ export function walk(root: Node, visit: (n: Node) => void, options: WalkOptions 
     }
   }
 }
+
+/**
+ * Whether code inside `fn` looks at a request's `method` (`req.method === 'GET'`,
+ * `config.method`), read from the file's member expressions; `init.method = ...` sets the method
+ * and does not look at it. With `on`, only reads on objects it accepts count.
+ */
+export function readsMethod(members: Iterable<TSESTree.MemberExpression>, fn: Node, on?: (object: Node) => boolean): boolean {
+  for (const m of members) {
+    if (!contains(fn, m) || m.computed || memberName(m) !== 'method') continue;
+    if (m.parent?.type === T.AssignmentExpression && m.parent.left === m) continue;
+    if (!on || on(unwrap(m.object))) return true;
+  }
+  return false;
+}

@@ -101,7 +101,7 @@ export class OptionsView {
     for (let i = object.properties.length - 1; i >= 0; i--) {
       const p = object.properties[i]!;
       if (p.type === T.SpreadElement) {
-        const from = callerOptionsOf(sourceCode, p.argument, (id) => this.evaluator.variableOf(id));
+        const from = callerOptionsOf(p.argument, (id) => this.evaluator.variableOf(id));
         if (!from || !callerMayOmit(sourceCode, from.fn, from.index, key)) return undefined;
         continue;
       }

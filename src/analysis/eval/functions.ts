@@ -176,17 +176,7 @@ export function parameterDefault(variable: Variable | undefined): TSESTree.Assig
  */
 export function parameterDefaultApplies(sourceCode: Readonly<TSESLint.SourceCode>, assignment: TSESTree.AssignmentPattern): boolean {
   const at = defaultPosition(assignment);
-  if (!at) return false;
-  const { fn, index, key } = at;
-  const args = argumentsOfEveryCall(sourceCode, fn, index);
-  if (!args) return true;
-  return args.some((arg) => {
-    if (!arg) return true;
-    const a = unwrap(arg);
-    if (a.type === T.Identifier && a.name === 'undefined') return true;
-    if (key === undefined || a.type !== T.ObjectExpression) return false;
-    return !a.properties.some((p) => p.type === T.SpreadElement || (p.type === T.Property && staticPropertyName(p) === key));
-  });
+  return !!at && callerMayOmit(sourceCode, at.fn, at.index, at.key);
 }
 
 /**
@@ -214,19 +204,10 @@ function defaultPosition(assignment: TSESTree.AssignmentPattern): { fn: Fn; inde
  * The parameter a spread's argument is a caller's options from: `...opts` with `opts` a parameter,
  * or `...rest` from `const { a, ...rest } = opts || {}`. With its function and position.
  */
-export function callerOptionsOf(sourceCode: Readonly<TSESLint.SourceCode>, argument: Node, variableOf: (id: TSESTree.Identifier) => Variable | undefined): { fn: Fn; index: number } | undefined {
+export function callerOptionsOf(argument: Node, variableOf: (id: TSESTree.Identifier) => Variable | undefined): { fn: Fn; index: number } | undefined {
   const id = unwrap(argument);
-  if (id.type !== T.Identifier) return undefined;
-  let v = variableOf(id);
-  let def = v?.defs.length === 1 ? v.defs[0] : undefined;
-  if (def?.type === 'Variable' && def.node.type === T.VariableDeclarator && def.node.id.type === T.ObjectPattern && def.node.init) {
-    let from = unwrap(def.node.init);
-    // `opts || {}`, `opts ?? {}`: the parameter, or nothing.
-    if (from.type === T.LogicalExpression && from.operator !== '&&' && unwrap(from.right).type === T.ObjectExpression) from = unwrap(from.left);
-    if (from.type !== T.Identifier) return undefined;
-    v = variableOf(from);
-    def = v?.defs.length === 1 ? v.defs[0] : undefined;
-  }
+  const v = id.type === T.Identifier ? parameterBehind(variableOf(id), variableOf) : undefined;
+  const def = v?.defs[0];
   if (def?.type !== 'Parameter') return undefined;
   const fn = def.node as Fn;
   const name = def.name as Node;
@@ -236,19 +217,35 @@ export function callerOptionsOf(sourceCode: Readonly<TSESLint.SourceCode>, argum
 }
 
 /**
- * Whether some call may pass no `key` in the options at a parameter position (so that what the
- * function writes before spreading them applies): true unless the function is a local, unexported
- * one used only as a callee and every call passes something there other than an object literal
- * without the key.
+ * The parameter a variable stands for: itself when it is one, or the parameter it is destructured
+ * from (`const { method, ...rest } = init || {}`: `init`, or nothing).
  */
-export function callerMayOmit(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, index: number, key: string): boolean {
+export function parameterBehind(v: Variable | undefined, variableOf: (id: TSESTree.Identifier) => Variable | undefined): Variable | undefined {
+  const def = v?.defs.length === 1 ? v.defs[0] : undefined;
+  if (!v || !def) return undefined;
+  if (def.type === 'Parameter') return v;
+  if (def.type !== 'Variable' || def.node.type !== T.VariableDeclarator || def.node.id.type !== T.ObjectPattern || !def.node.init) return undefined;
+  let from = unwrap(def.node.init);
+  // `init || {}`, `init ?? {}`: the parameter, or nothing.
+  if (from.type === T.LogicalExpression && from.operator !== '&&' && unwrap(from.right).type === T.ObjectExpression) from = unwrap(from.left);
+  if (from.type !== T.Identifier) return undefined;
+  const source = variableOf(from);
+  return source?.defs.length === 1 && source.defs[0]!.type === 'Parameter' ? source : undefined;
+}
+
+/**
+ * Whether some call may pass nothing at a parameter position, or (with `key`) an options object
+ * without that member: true unless the function is a local, unexported one used only as a callee
+ * and every call passes a value there (an object it cannot see into counts as passing the member).
+ */
+export function callerMayOmit(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, index: number, key: string | undefined): boolean {
   const args = argumentsOfEveryCall(sourceCode, fn, index);
   if (!args) return true;
   return args.some((arg) => {
     if (!arg) return true;
     const a = unwrap(arg);
     if (a.type === T.Identifier && a.name === 'undefined') return true;
-    return a.type === T.ObjectExpression && !a.properties.some((p) => p.type === T.SpreadElement || (p.type === T.Property && staticPropertyName(p) === key));
+    if (key === undefined || a.type !== T.ObjectExpression) return false;
+    return !a.properties.some((p) => p.type === T.SpreadElement || (p.type === T.Property && staticPropertyName(p) === key));
   });
 }
-

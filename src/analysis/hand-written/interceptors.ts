@@ -11,7 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, isFunctionNode, memberName, unwrap, type Variable } from '../ast.js';
+import { contains, isFunctionNode, memberName, readsMethod, unwrap, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import { UNKNOWN } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
@@ -192,17 +192,9 @@ function handlerSite(hw: HandWritten, handler: Fn, instance: Node, fulfilled: bo
   const built = buildSite(hw, shape, { node: handler, reportNode, label: 'response interceptor re-send' });
   // The interceptor re-sends every request made through the instance, whatever its method, unless
   // the handler looks at the method.
-  return { ...built, clientLevel: true, operation: instance, retriesWrites: readsMethod(hw, handler, h) ? undefined : { value: true, node: reportNode } };
+  return { ...built, clientLevel: true, operation: instance, retriesWrites: readsMethod(hw.ctx.nodesOfType(T.MemberExpression), handler, (o) => isConfig(hw, h, o)) ? undefined : { value: true, node: reportNode } };
 }
 
-/** Whether the handler reads the request's method (`config.method`, `error.config.method`). */
-function readsMethod(hw: HandWritten, handler: Fn, h: Handled): boolean {
-  return hw.ctx.nodesOfType(T.MemberExpression).some((m) => {
-    if (!contains(handler, m) || m.computed || memberName(m) !== 'method') return false;
-    const o = unwrap(m.object);
-    return isConfig(hw, h, o);
-  });
-}
 
 /** The conditions and waits between the handler's start and the re-send. */
 function pathTo(hw: HandWritten, handler: Fn, resend: TSESTree.CallExpression): { constraints: Constraint[]; sleeps: Sleep[] } | undefined {

@@ -6,14 +6,14 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { HttpFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
-import { enclosingFunction, findVariable, memberName, propertyKey, unwrap } from '../ast.js';
+import { enclosingFunction, findVariable, memberName, propertyKey, readsMethod, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind, Variable } from './types.js';
 import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember } from './vocabulary.js';
 import { functionOf } from '../library.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
-import { evalReturn, parameterVariable, returnOf } from '../eval/functions.js';
+import { evalReturn, parameterBehind, parameterVariable, returnOf } from '../eval/functions.js';
 import { truth } from '../eval/values.js';
 import { isNonRetryableClientError } from '../../shared/guide-limits.js';
 
@@ -179,16 +179,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     while (n.type === T.MemberExpression) n = unwrap(n.object);
     if (n.type !== T.Identifier) return undefined;
     const v = ctx.evaluator.variableOf(n);
-    const def = v?.defs.length === 1 ? v.defs[0] : undefined;
-    if (!v || !def) return undefined;
-    if (def.type === 'Parameter') return v;
-    const init = def.type === 'Variable' && def.node.type === T.VariableDeclarator && def.node.id.type === T.ObjectPattern ? def.node.init : undefined;
-    let from = init && unwrap(init);
-    // `init || {}`, `init ?? {}`: the parameter, or nothing.
-    if (from?.type === T.LogicalExpression && from.operator !== '&&' && unwrap(from.right).type === T.ObjectExpression) from = unwrap(from.left);
-    if (from?.type !== T.Identifier) return undefined;
-    const source = ctx.evaluator.variableOf(from);
-    return source?.defs.length === 1 && source.defs[0]!.type === 'Parameter' ? v : undefined;
+    // The method variable itself (its comparisons are looked at), when it is the caller's.
+    return parameterBehind(v, (id) => ctx.evaluator.variableOf(id)) ? v : undefined;
   }
 
   /** Whether the code compares the method it is given (`method === 'GET'`, `SAFE.includes(method)`). */
@@ -206,13 +198,9 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
   /** Whether the function around `call` reads a request's `method` (`req.method === 'GET'`). */
   function checksMethod(call: TSESTree.CallExpression): boolean {
     const fn = enclosingFunction(call);
-    if (!fn) return false;
-    for (const m of rangeOf(ctx.nodesOfType(T.MemberExpression), fn)) {
-      // `init.method = ...` sets the method; it does not look at it.
-      if (memberName(m) === 'method' && !(m.parent?.type === T.AssignmentExpression && m.parent.left === m)) return true;
-    }
-    return false;
+    return !!fn && readsMethod(rangeOf(ctx.nodesOfType(T.MemberExpression), fn), fn);
   }
+
 
   /** The static, upper-cased `method` of an options object; the fallback when absent; undefined when unknown. */
   function methodOption(node: Node | undefined, fallback: string): string | undefined {
@@ -221,8 +209,9 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     if (view.state === 'absent') return fallback;
     if (view.state === 'unknown') return undefined;
     const v = view.get('method');
-    // A method written before the caller's options may be replaced by the one a caller passes.
-    if (v.beforeCallerOptions) return undefined;
+    // A method written before the caller's options is what a call passing none sends: a write
+    // there is one; a read may be replaced by whatever a caller passes, so it is not known.
+    if (v.beforeCallerOptions && !(typeof v.value === 'string' && kindOfMethod(v.value.toUpperCase()) === 'write')) return undefined;
     if (!v.property && v.value === undefined) return fallback;
     if (typeof v.value === 'string') return v.value.toUpperCase();
     return v.valueNode ? chosenMethod(v.valueNode) : undefined;
