@@ -18,6 +18,7 @@ import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, isFollowable, readModule, rememberLinted, resolveImport, type FileEnvironment } from './wrappers/index.js';
 import { importedValue, type OpenModule } from './operations/members.js';
+import { nodeConfigValues } from './node-config.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 import { findingNodes, type FindingNode } from './finding-node.js';
 import { findTypedOptionSites } from './typed-options.js';
@@ -155,6 +156,8 @@ function createContext(
   let index: Map<string, TSESTree.Node[]> | undefined;
   let found: Map<string, TSESTree.Node[]> | undefined;
   const { file, open, libraries } = where;
+  // node-config's settings, read from the project's config directory.
+  if (file && isAbsolute(file)) evaluator.modules = nodeConfigValues(imports, file, sourceCode.text);
   let shapes: readonly ErrorShape[] | undefined;
   const context: AnalysisContext = {
     sourceCode,

@@ -6,7 +6,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { staticPropertyName, unwrap } from '../ast.js';
 import { MATH, NUMBER_PARSERS, RANDOM_NAME, parseNumber } from './builtins.js';
-import { MAX_DEPTH, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';
+import { FREE, MAX_DEPTH, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
 import { thisClass } from './fields.js';
 import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
@@ -38,6 +38,8 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
       return items.some((i) => !isInterval(i) && i === x);
     }
     if (name === 'randomInt' && env.importOf?.(callee.object)?.module === 'crypto') return randomInt(ev, args, env, depth);
+    const given = ev.modules ? ev.modules.call(callee, args.map((a) => ev.eval(a, env, depth))) : FREE;
+    if (given !== FREE) return given;
     // `response.headers.get(name)` of a response asked about by its status: no such header.
     if (name === 'get' && args.length === 1 && ev.eval(callee.object, env, depth) === NO_HEADERS) return null;
     // `this.shouldRetry(res)`: a method of the class, followed like a local helper.

@@ -75,6 +75,17 @@ export interface Env {
   importOf?(node: Node): { readonly module: string; readonly path: string } | undefined;
 }
 
+/**
+ * Values a module gives its importers that are written outside the code (node-config's config
+ * files): asked before a name's own binding, in every environment. FREE: nothing to say.
+ */
+export interface ModuleValues {
+  /** The value of a variable bound to an import or require. */
+  value(variable: Variable): Value | typeof FREE;
+  /** The value of a call of an imported function (`config.get('retry.max')`), its arguments read. */
+  call(callee: Node, args: readonly Value[]): Value | typeof FREE;
+}
+
 /** Static evaluation: the code alone. */
 export const STATIC_ENV: Env = Object.freeze({ defaults: false, randomness: false, names: true, inlines: false });
 

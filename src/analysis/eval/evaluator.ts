@@ -13,7 +13,7 @@ import { absentBranch } from './presence.js';
 import { straightLineValue } from './straight-line.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
-import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env } from './environment.js';
+import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env, type ModuleValues } from './environment.js';
 import {
   NO_HEADERS, RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticFunction, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
   type Maybe, type StaticValue, type Value,
@@ -106,7 +106,8 @@ export class Evaluator {
   private steps = 0;
   private active = 0;
 
-  constructor(readonly sourceCode: Readonly<TSESLint.SourceCode>) {}
+  /** @param modules values of imports written outside the code (set before the first evaluation). */
+  constructor(readonly sourceCode: Readonly<TSESLint.SourceCode>, public modules?: ModuleValues) {}
 
   scopeOf(node: Node): Scope {
     return this.sourceCode.getScope(node);
@@ -307,7 +308,8 @@ export class Evaluator {
       const v = env.lookup(variable, id, env, depth);
       if (v !== FREE) return v;
     }
-    return this.binding(variable, id, env, depth);
+    const given = this.modules ? this.modules.value(variable) : FREE;
+    return given !== FREE ? given : this.binding(variable, id, env, depth);
   }
 
   /** A variable nothing in the environment binds: a const, a function, a destructured member, a default. */

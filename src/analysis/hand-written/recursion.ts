@@ -4,7 +4,7 @@
  * its counters changed (`retries - 1`, `delay * 2`). A function that also calls itself on
  * success (a periodic job, a tree walk, pagination) is not a retry.
  */
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { cycleReferences, type CycleReference } from '../call-cycles.js';
@@ -13,7 +13,6 @@ import { FIELD_ENV } from '../eval/fields.js';
 import { localFunction, parameterVariable } from '../eval/functions.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
-import { nodeAt } from '../node-lookup.js';
 import { initialValue, linearStep, regionWrite, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { isCounter, refsCounter, refsMovingCount, refsSteppingCounter } from './bound.js';
 import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
@@ -21,6 +20,7 @@ import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
 import { failureCallbackOf, fieldWrites, nearestFunction, schedulingClosureCall } from './rearm.js';
 import { guardOf, operationOf } from './loops.js';
+import { closedMethodCallsOutside, methodCallsOutside, thisCallsIn } from './method-calls.js';
 import { nullishReset, outsideCallsPassNothing } from './reset-parameter.js';
 import { buildSite, mergeSites, type Constraint, type Shape } from './site.js';
 import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, readsFailure, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
@@ -137,7 +137,7 @@ function selfReferences(hw: HandWritten, fn: Fn): SelfReferences | undefined {
   }
   if ((p?.type === T.MethodDefinition || p?.type === T.PropertyDefinition) && p.value === fn && !p.computed && p.key.type === T.Identifier) {
     const method = p.key.name;
-    const refs = thisCallsIn(sourceCode, body, method).map((c) => c.callee as Node);
+    const refs = thisCallsIn(sourceCode, body, method)!.map((c) => c.callee as Node);
     return refs.length ? { name: method, refs } : undefined;
   }
   return undefined;
@@ -606,7 +606,7 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
     ? variable.references
       .filter((r) => !r.isWrite() && !contains(fn, r.identifier as Node) && !(via && contains(via.fn, r.identifier as Node)) && r.identifier.parent?.type === T.CallExpression && (r.identifier.parent as TSESTree.CallExpression).callee === r.identifier)
       .map((r) => r.identifier.parent as TSESTree.CallExpression)
-    : [];
+    : closedMethodCallsOutside(hw, fn, via?.fn) ?? [];
   fn.params.forEach((p, i) => {
     const target = p.type === T.AssignmentPattern ? p.left : p;
     if (target.type === T.ObjectPattern) {
@@ -734,50 +734,4 @@ function parameterStart(hw: HandWritten, p: TSESTree.Parameter, i: number, exter
     node ??= id ? undefined : arg ?? fallback;
   }
   return { expr: node, value };
-}
-
-/** The calls of method `fn` from elsewhere in its class (`this.fn(...)` outside it and outside `other`). */
-function methodCallsOutside(hw: HandWritten, fn: Fn, other: Fn | undefined): TSESTree.CallExpression[] {
-  const holder = fn.parent;
-  const body = holder?.type === T.MethodDefinition ? holder.parent : undefined;
-  if (holder?.type !== T.MethodDefinition || holder.computed || holder.key.type !== T.Identifier || body?.type !== T.ClassBody) return [];
-  return thisCallsIn(hw.ctx.sourceCode, body, holder.key.name).filter((c) => !contains(fn, c) && !(other && contains(other, c)));
-}
-
-/** `this.name(...)` calls inside `scope`, found from the name's occurrences in its text. */
-function thisCallsIn(sourceCode: Readonly<TSESLint.SourceCode>, scope: Node, name: string): TSESTree.CallExpression[] {
-  // Most methods never write `this.<own name>`: substring searches settle those before any node lookup.
-  // The search runs on the body's own text: on the whole file, a name the body lacks would be
-  // looked for up to the end of the file, once per method.
-  const text = sourceCode.text;
-  const [start, end] = scope.range;
-  const body = text.slice(start, end);
-  const out: TSESTree.CallExpression[] = [];
-  for (let i = body.indexOf(name); i >= 0; i = body.indexOf(name, i + name.length)) {
-    const at = start + i;
-    if (!afterThisDot(text, at)) continue;
-    const id = nodeAt(sourceCode, at);
-    if (id?.type !== T.Identifier || id.range[0] !== at || id.name !== name) continue;
-    const member = id.parent;
-    if (member?.type !== T.MemberExpression || member.property !== id || member.computed || unwrap(member.object).type !== T.ThisExpression) continue;
-    let callee: Node = member;
-    // `this.f!()`, `(this.f as Retry)()`: the call's callee unwraps to the member.
-    // A parent is such a wrapper exactly when `unwrap` (the shared definition) looks through it.
-    while (callee.parent && (callee.parent as { expression?: Node }).expression === callee && unwrap(callee.parent) !== callee.parent) callee = callee.parent;
-    const call = callee.parent;
-    if (call?.type === T.CallExpression && call.callee === callee) out.push(call);
-  }
-  return out;
-}
-
-/** Whether `this.`, `this?.` or `).` (as in `(this as Client).`) ends just before `at`, spaces allowed. */
-function afterThisDot(text: string, at: number): boolean {
-  let i = at - 1;
-  while (i >= 0 && /\s/.test(text[i]!)) i--;
-  if (text[i] !== '.') return false;
-  i--;
-  if (text[i] === '?') i--;
-  while (i >= 0 && /\s/.test(text[i]!)) i--;
-  if (text[i] === ')') return true;
-  return text.startsWith('this', i - 3) && !/[\w$]/.test(text[i - 4] ?? '');
 }
