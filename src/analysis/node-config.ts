@@ -86,10 +86,11 @@ export function nodeConfigValues(imports: ImportTable, file: string, text: strin
         if (binding?.module !== MODULE) return FREE;
         return at(binding.path === 'default' || binding.path === 'module' ? [] : binding.path.split('.'));
       },
-      call(callee: TSESTree.Node, args: readonly Value[]): Value | typeof FREE {
+      call(callee: TSESTree.Node, argument: (index: number) => Value): Value | typeof FREE {
+        if (callee.type !== T.MemberExpression || callee.computed || callee.property.type !== T.Identifier || callee.property.name !== 'get') return FREE;
         const ref = imports.resolve(callee);
         if (ref?.module !== MODULE || ref.path !== 'get') return FREE;
-        const key = args[0];
+        const key = argument(0);
         return typeof key === 'string' && key !== '' ? at(key.split('.')) : UNKNOWN;
       },
     };

@@ -50,6 +50,12 @@ describe('node-config values', () => {
     expect(lint(loop(`const { retry } = require('config');`, `retry.attempts`), at('src/a.ts'))).toContain('9 max-retry-attempts');
   });
 
+  it('reads a library option written from a setting', () => {
+    const at = project({ 'package.json': PACKAGE, 'config/default.yml': 'retry:\n  retries: 9\n', 'src/a.ts': '' });
+    const code = `import config from 'config';\nimport pRetry from 'p-retry';\nexport const get = () => pRetry(() => fetch('/x'), { retries: config.get('retry.retries'), randomize: true });\n`;
+    expect(lint(code, at('src/a.ts'))).toContain('3 max-retry-attempts');
+  });
+
   it('reads config/default.json', () => {
     const at = project({ 'package.json': PACKAGE, 'config/default.json': JSON.stringify({ retry: { attempts: 12 } }), 'src/a.ts': '' });
     expect(lint(loop(`import config from 'config';`, `config.get('retry.attempts')`), at('src/a.ts'))).toContain('9 max-retry-attempts');

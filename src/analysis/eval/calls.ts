@@ -38,7 +38,7 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
       return items.some((i) => !isInterval(i) && i === x);
     }
     if (name === 'randomInt' && env.importOf?.(callee.object)?.module === 'crypto') return randomInt(ev, args, env, depth);
-    const given = ev.modules ? ev.modules.call(callee, args.map((a) => ev.eval(a, env, depth))) : FREE;
+    const given = ev.modules ? ev.modules.call(callee, (i) => ev.eval(args[i], env, depth)) : FREE;
     if (given !== FREE) return given;
     // `response.headers.get(name)` of a response asked about by its status: no such header.
     if (name === 'get' && args.length === 1 && ev.eval(callee.object, env, depth) === NO_HEADERS) return null;

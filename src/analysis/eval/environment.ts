@@ -82,8 +82,8 @@ export interface Env {
 export interface ModuleValues {
   /** The value of a variable bound to an import or require. */
   value(variable: Variable): Value | typeof FREE;
-  /** The value of a call of an imported function (`config.get('retry.max')`), its arguments read. */
-  call(callee: Node, args: readonly Value[]): Value | typeof FREE;
+  /** The value of a call of an imported function (`config.get('retry.max')`), its arguments read on demand. */
+  call(callee: Node, argument: (index: number) => Value): Value | typeof FREE;
 }
 
 /** Static evaluation: the code alone. */
