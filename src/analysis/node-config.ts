@@ -225,6 +225,9 @@ function readDirectory(dir: string, files: readonly string[]): DataValue | undef
   return combine(defaults[0]!, [...defaults.slice(1), ...others]);
 }
 
+/** An unquoted scalar after `key:` or `- ` that YAML 1.1 and 1.2 may read as different numbers. */
+const AMBIGUOUS_NUMBER = /(?::|^\s*-)[ \t]+[-+]?(?:0[0-9_]|0[oxbOXB]|[0-9]+_|[0-9]+(?::[0-5]?[0-9])+[ \t]*(?:#|$))/m;
+
 function parseFile(path: string, ext: string): Plain | undefined {
   const text = readFileSync(path, 'utf8');
   if (ext === '.json') {
@@ -234,6 +237,9 @@ function parseFile(path: string, ext: string): Plain | undefined {
       return undefined; // node-config reads it as JSON5 (comments): not read here
     }
   }
+  // YAML 1.1 parsers (js-yaml 3, which node-config loads when installed) read `010` as octal 8 and
+  // `1_000` as 1000; a YAML 1.2 parser reads them otherwise: such a number is not read at all.
+  if (AMBIGUOUS_NUMBER.test(text)) return undefined;
   const yaml = yamlParser();
   if (!yaml) return undefined;
   try {

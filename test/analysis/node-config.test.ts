@@ -92,6 +92,10 @@ describe('node-config values', () => {
       // The package does not depend on node-config, or its scripts move the directory.
       { 'package.json': JSON.stringify({ name: 'svc' }) },
       { 'package.json': JSON.stringify({ name: 'svc', dependencies: { config: '3' }, scripts: { start: 'NODE_CONFIG_DIR=./cfg node .' } }) },
+      // A number YAML 1.1 and 1.2 read differently (octal, underscores, sexagesimal).
+      { 'config/default.yaml': 'retry:\n  attempts: 010\n' },
+      { 'config/default.yaml': 'retry:\n  attempts: 1_0\n' },
+      { 'config/default.yaml': 'retry:\n  attempts: 8\n  window: 1:30\n' },
       // No default file at all.
       { 'config/default.yaml': '', 'config/production.yaml': 'retry:\n  attempts: 8\n' },
     ];
