@@ -4,9 +4,10 @@
  * host, local or custom-environment-variables file also sets (or a directory this reader cannot
  * read) stays unknown, so nothing is reported from it.
  */
+import { writeFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearNodeConfigCache } from '../../src/analysis/node-config.js';
-import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
+import { clearModuleCache, FRESH_MS } from '../../src/analysis/wrappers/index.js';
 import { temporaryProjects } from '../helpers/project.js';
 import { lintAt } from '../helpers/lint-at.js';
 
@@ -123,6 +124,15 @@ describe('node-config values', () => {
       'src/a.ts': '',
     });
     expect(lint(loop(`import config from 'config';`, `config.get('retry.attempts')`), at('src/a.ts'))).toEqual([]);
+  });
+
+  it('sees an override written after a first read (an editor session)', async () => {
+    const at = project({ 'package.json': PACKAGE, 'config/default.yaml': DEFAULT_YAML, 'src/a.ts': '' });
+    const source = loop(`import config from 'config';`, `config.get('retry.attempts')`);
+    expect(lint(source, at('src/a.ts'))).toContain('9 max-retry-attempts');
+    writeFileSync(at('config/production.yaml'), 'retry:\n  attempts: 3\n');
+    await new Promise((r) => setTimeout(r, FRESH_MS + 50));
+    expect(lint(source, at('src/a.ts'))).toEqual([]);
   });
 
   it('reads a value that is not a number as nothing to judge', () => {
