@@ -3,7 +3,7 @@
  * [n, n]): one `Math` table, `Number.*` constants, the arithmetic, comparison and bit operators,
  * `Number()`/`parseInt()`/`parseFloat()`, and the names that mean randomness.
  */
-import { UNKNOWN, range, toInterval, type Interval, type Value } from './values.js';
+import { UNKNOWN, continuousRange, range, toInterval, type Interval, type Value } from './values.js';
 
 /** Globals nobody shadows. */
 export const GLOBAL_CONSTANTS: ReadonlyMap<string, number | undefined> = new Map([
@@ -61,8 +61,29 @@ export const MATH: Readonly<Record<string, (args: readonly Interval[]) => Result
   pow: ([x, y]) => (x && y ? power(x, y) : UNKNOWN),
 };
 
+/**
+ * A continuous random range shifted or scaled by a known finite number (`a + r`, `r * k`, `r / k`,
+ * `a - r`, k not 0) stays continuous; any other operation gives a plain range.
+ */
+function keepsContinuity(op: string, x: Interval, y: Interval): boolean {
+  const finitePoint = (v: Interval) => point(v) && Number.isFinite(v.lo);
+  const nonZero = (v: Interval) => finitePoint(v) && v.lo !== 0;
+  if (x.continuous && finitePoint(y)) return op === '+' || op === '-' || ((op === '*' || op === '/') && nonZero(y));
+  if (y.continuous && finitePoint(x)) return op === '+' || op === '-' || (op === '*' && nonZero(x));
+  return false;
+}
+
 /** A numeric binary operator on intervals; comparisons give booleans, UNKNOWN where the ranges overlap. */
 export function numericBinary(op: string, x: Interval, y: Interval): Value {
+  // NaN (an absent option in arithmetic) stays NaN, and compares false with anything.
+  if (Number.isNaN(x.lo) || Number.isNaN(y.lo)) {
+    if (['+', '-', '*', '/', '%', '**'].includes(op)) return op === '**' && y.lo === 0 ? 1 : NaN;
+    if (['<', '<=', '>', '>='].includes(op)) return false;
+  }
+  if (keepsContinuity(op, x, y)) {
+    const v = numericBinary(op, { lo: x.lo, hi: x.hi }, { lo: y.lo, hi: y.hi });
+    return typeof v === 'object' && v !== null && 'lo' in v ? continuousRange(v.lo, v.hi) : v;
+  }
   switch (op) {
     case '+': return range(x.lo + y.lo, x.hi + y.hi);
     case '-': return range(x.lo - y.hi, x.hi - y.lo);
@@ -99,6 +120,38 @@ export function numericWrite(op: string, current: Value, operand: Value): Value 
   const y = toInterval(operand);
   return x && y ? numericBinary(op, x, y) : UNKNOWN;
 }
+
+/**
+ * `Number.isInteger(v)`, `Number.isSafeInteger(v)`, `Number.isFinite(v)`, `Number.isNaN(v)`: exact on
+ * a known number, false on any other known kind (they do not convert), and on a range only what
+ * holds for every number in it; a continuous random range is never an integer (values.ts).
+ */
+export function numberPredicate(name: string, v: Value): Value {
+  if (v === UNKNOWN) return UNKNOWN;
+  const i = typeof v === 'object' && v !== null && 'lo' in v ? (v as Interval) : undefined;
+  if (typeof v !== 'number' && !i) {
+    if (v === null || v === undefined || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return false;
+    return Array.isArray(v) || (typeof v === 'object' && ('kind' in v || 'properties' in v || 'set' in v)) ? false : UNKNOWN;
+  }
+  if (typeof v === 'number') {
+    switch (name) {
+      case 'isInteger': return Number.isInteger(v);
+      case 'isSafeInteger': return Number.isSafeInteger(v);
+      case 'isFinite': return Number.isFinite(v);
+      case 'isNaN': return Number.isNaN(v);
+      default: return UNKNOWN;
+    }
+  }
+  switch (name) {
+    case 'isNaN': return false;
+    case 'isFinite': return Number.isFinite(i!.lo) && Number.isFinite(i!.hi) ? true : UNKNOWN;
+    case 'isInteger': case 'isSafeInteger': return i!.continuous ? false : UNKNOWN;
+    default: return UNKNOWN;
+  }
+}
+
+/** The `Number.is*` predicates numberPredicate decides. */
+export const NUMBER_PREDICATES: ReadonlySet<string> = new Set(['isInteger', 'isSafeInteger', 'isFinite', 'isNaN']);
 
 /** `Number(x)`, `parseInt(x)`, `parseFloat(x)`, `+x` on a string; a number or range passes through. */
 export function parseNumber(name: string, v: Value): Value {

@@ -5,12 +5,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { staticPropertyName, unwrap } from '../ast.js';
-import { MATH, NUMBER_PARSERS, RANDOM_NAME, parseNumber } from './builtins.js';
+import { MATH, NUMBER_PARSERS, NUMBER_PREDICATES, RANDOM_NAME, numberPredicate, parseNumber } from './builtins.js';
 import { FREE, MAX_DEPTH, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
 import { thisClass } from './fields.js';
 import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
-import { NO_HEADERS, RESPONSE, UNKNOWN, isDataObject, isInterval, isSetValue, isStaticFunction, isStaticObject, range, toInterval, type DataValue, type SymbolicValue, type Value } from './values.js';
+import { NO_HEADERS, RESPONSE, UNKNOWN, continuousRange, isDataObject, isInterval, isSetValue, isStaticFunction, isStaticObject, range, toInterval, type DataValue, type SymbolicValue, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -26,6 +26,7 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
     const name = callee.property.name;
     const object = unwrap(callee.object);
     if (object.type === T.Identifier && object.name === 'Math' && !ev.shadowed(object)) return math(ev, name, args, env, depth);
+    if (object.type === T.Identifier && object.name === 'Number' && NUMBER_PREDICATES.has(name) && !ev.shadowed(object)) return numberPredicate(name, ev.eval(args[0], env, depth));
     if (name === 'assign' && object.type === T.Identifier && object.name === 'Object' && !ev.shadowed(object) && unwrap(args[0] ?? callee).type === T.ObjectExpression) {
       return mergeObjects(ev, args.map((a) => ev.eval(a, env, depth)), env, depth);
     }
@@ -107,7 +108,7 @@ function math(ev: Evaluator, name: string, args: readonly Node[], env: Env, dept
   if (name === 'random') {
     if (!env.randomness) return UNKNOWN;
     sawRandom(env);
-    return { lo: 0, hi: 1 };
+    return continuousRange(0, 1);
   }
   if (name === 'min' && env.uncapped && env.varies && args.length >= 2) {
     // Under the cap: keep the argument that changes per attempt, remember the constant one as the cap.

@@ -29,6 +29,9 @@ const NEVER_FUNCTION: ReadonlySet<string> = new Set([
   T.AwaitExpression, T.CallExpression, T.NewExpression, T.Literal, T.TemplateLiteral, T.BinaryExpression, T.UnaryExpression, T.UpdateExpression,
 ]);
 
+/** Operators that turn an operand of `undefined` into NaN. */
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '**']);
+
 /** Member names that carry an HTTP status on an error or a response. */
 export const STATUS_KEYS: ReadonlySet<string> = new Set(['status', 'statusCode', 'httpStatusCode', 'httpStatus']);
 /** Members that lead from an error to the response (or its metadata) that carries the status. */
@@ -397,7 +400,9 @@ export class Evaluator {
     }
     const x = toInterval(a);
     const y = toInterval(b);
-    return x && y ? numericBinary(op, x, y) : UNKNOWN;
+    if (x && y) return numericBinary(op, x, y);
+    // `undefined - 5`, `500 * 2 ** (opts.maxRetries - n)` with the option absent: NaN, as JavaScript has it.
+    return ARITHMETIC.has(op) && (a === undefined || x) && (b === undefined || y) ? NaN : UNKNOWN;
   }
 
   /**

@@ -20,10 +20,15 @@ export function isKnown<V>(value: Maybe<V>): value is V {
   return value !== UNKNOWN;
 }
 
-/** A closed range of numbers, `lo < hi` (a single number is a plain number). */
+/**
+ * A closed range of numbers, `lo < hi` (a single number is a plain number). `continuous` marks a
+ * range drawn from a continuous distribution (`Math.random()`, scaled or shifted by a known number):
+ * such a value is never a whole number (see `continuousRange`).
+ */
 export interface Interval {
   readonly lo: number;
   readonly hi: number;
+  readonly continuous?: true | undefined;
 }
 
 /** A qualified reference that could not be reduced to a value, e.g. `BackOffPolicy.Exponential`. */
@@ -135,6 +140,22 @@ export function isPrimitive(v: unknown): v is Primitive {
 export function range(lo: number, hi: number): number | Interval {
   if (Number.isNaN(lo)) return NaN;
   return lo === hi || Number.isNaN(hi) ? lo : { lo, hi };
+}
+
+/**
+ * `[lo, hi]` drawn from a continuous random term (`Math.random()`, `a + Math.random() * k`). Such a
+ * value is read as never a whole number: `Math.random()` returns one of 2^52 or more evenly spaced
+ * doubles, and the few that scale to an integer (0, 0.5 times 2, ...) are chance far below anything a
+ * retry could rely on; code that tests `Number.isInteger` of it takes the other branch in practice.
+ */
+export function continuousRange(lo: number, hi: number): number | Interval {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || lo >= hi) return range(lo, hi);
+  return { lo, hi, continuous: true };
+}
+
+/** Whether a value is a continuous random range (`continuousRange`). */
+export function isContinuous(v: unknown): boolean {
+  return isInterval(v) && v.continuous === true;
 }
 
 /** A number as a (degenerate) interval; undefined for anything else. */

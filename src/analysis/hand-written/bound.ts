@@ -20,7 +20,10 @@ const MAX_DOUBLING_EXPONENT = 30;
 
 /** Total attempts: the first attempt after which a constraint certainly fails. */
 export function totalAttempts(hw: HandWritten, shape: Shape): Setting<number> {
-  const { region, constraints } = shape;
+  const { region } = shape;
+  // A guard only a returned operation meets (`if (res.ok || !shouldRetry(res)) return res;` in the
+  // try) leaves on that path; a thrown failure goes on past it, so it bounds only through a counter.
+  const constraints = shape.constraints.filter((c) => !c.returnedOnly || refsCounter(hw, c.test, region));
   const bounded = constraints.filter((c) => refsCounter(hw, c.test, region));
   const sawUnknown = new Set<Constraint>();
   const exitAt = (k: number): Constraint | undefined => {

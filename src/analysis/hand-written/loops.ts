@@ -33,6 +33,7 @@ export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
   shape ??= responseShape(hw, loop, scan, regionOf);
   shape ??= resultShape(hw, loop, scan, regionOf);
   if (!shape) return undefined;
+  if (!shape.firstCallBefore && calledAfter(hw, loop, shape.operation)) shape = { ...shape, lastCallAfter: true };
   const label = loop.type === T.ForStatement ? 'for loop' : loop.type === T.WhileStatement ? 'while loop' : 'do...while loop';
   return buildSite(hw, shape, { node: loop, reportNode: loop.test ?? loop, label });
 }
@@ -113,7 +114,7 @@ function tryShape(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.TrySt
       // `if (ok) return res; else if (status < 500) return fail(); else throw err;`: in the try,
       // a throw goes to the catch, so only the branches that leave end the retry.
       const c = guardOf(i, loop, opPos, region, true);
-      if (c) constraints.push(c);
+      if (c) constraints.push(operation.range[1] <= i.range[0] ? { ...c, returnedOnly: true } : c);
     }
   }
   for (const sw of scan.switches) {
@@ -360,6 +361,22 @@ function calledBefore(hw: HandWritten, v: Variable, loop: Loop, operation: Node)
   const first = chainRoot(init.argument);
   const text = (n: Node) => hw.ctx.sourceCode.getText(n).replace(/\s+/g, '');
   return first.type === T.CallExpression && text(first) === text(operation);
+}
+
+/**
+ * Whether the statement right after the loop makes the same call once more (`do { ... } while (n <
+ * max); return request();`): the loop's bound leaves into one more attempt.
+ */
+function calledAfter(hw: HandWritten, loop: Loop, operation: Node): boolean {
+  const block = loop.parent;
+  if (block?.type !== T.BlockStatement || operation.type !== T.CallExpression) return false;
+  const next = block.body[block.body.indexOf(loop as TSESTree.Statement) + 1];
+  const e = next?.type === T.ReturnStatement ? next.argument : next?.type === T.ExpressionStatement ? next.expression : undefined;
+  if (!e) return false;
+  const u = unwrap(e);
+  const call = chainRoot(u.type === T.AwaitExpression ? u.argument : u);
+  const text = (n: Node) => hw.ctx.sourceCode.getText(n).replace(/\s+/g, '');
+  return call.type === T.CallExpression && text(call) === text(operation);
 }
 
 /** The loop's own test and the guards of its ifs, read around one candidate operation. */

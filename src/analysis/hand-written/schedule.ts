@@ -3,6 +3,10 @@
  * terms as ranges), its growth read by the shared classifier under any `Math.min` cap, the cap
  * remembered as the maximum; several sleeps combine into their worst case.
  */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { unwrap } from '../ast.js';
+import type { Node } from '../model.js';
 import { UNKNOWN, isKnown, toInterval, type Interval, type Maybe, type Value } from '../eval/values.js';
 import type { Flags } from '../eval/environment.js';
 import { frameFor } from '../eval/functions.js';
@@ -72,7 +76,9 @@ function sleepSchedule(hw: HandWritten, shape: Shape, sleep: Sleep, attempts: Ma
     if (!sleep.expr) return { value: UNKNOWN, flags };
     let env: AttemptEnv = attemptEnv(hw, region, n + offset, { ...question, flags });
     for (const f of sleep.frames) env = { ...env, frame: frameFor(hw.ctx.sourceCode, f.fn, f.args, env) };
-    return { value: evaluateAt(hw, sleep.expr, env), flags };
+    const value = evaluateAt(hw, sleep.expr, env);
+    // A timer given NaN fires at once (Node and browsers read it as 0 or 1 ms): no wait.
+    return { value: typeof value === 'number' && Number.isNaN(value) && timerDelay(sleep.expr) ? 0 : value, flags };
   };
   const bounds = new Map<number, Maybe<number>>();
   const upperBound = (n: number): Maybe<number> => {
@@ -138,6 +144,15 @@ function sleepSchedule(hw: HandWritten, shape: Shape, sleep: Sleep, attempts: Ma
     upperBound: (n) => (growth === 'none' ? 0 : upperBound(n)),
   };
   return { delay, jitter: { value: jitter, node: sleep.node } };
+}
+
+/** The delay argument of a `setTimeout(fn, ms)` call (global, `timers/promises` or a member `x.setTimeout`). */
+function timerDelay(expr: Node): boolean {
+  const call = expr.parent;
+  if (call?.type !== T.CallExpression || !call.arguments.includes(expr as TSESTree.CallExpressionArgument)) return false;
+  const callee = unwrap(call.callee);
+  const name = callee.type === T.Identifier ? callee.name : callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier ? callee.property.name : undefined;
+  return name === 'setTimeout';
 }
 
 /** One number per wait: the lower ends when all are positive (the base under the jitter), else the upper. */

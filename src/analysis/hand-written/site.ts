@@ -20,6 +20,11 @@ export interface Constraint {
   /** Evaluated at the start of the next attempt (a loop test, a guard before the operation). */
   readonly next: boolean;
   readonly loopTest?: boolean;
+  /**
+   * Met only on an attempt whose operation returned (a guard in the try after it): a failure thrown
+   * into the catch that goes on never reads it, so it bounds the retry only through a counter.
+   */
+  readonly returnedOnly?: boolean;
   /** A `switch` on `test`: whether each case (first match wins) and any other value go on to another attempt. */
   readonly cases?: { readonly list: readonly { readonly test: Node; readonly retries: boolean }[]; readonly otherwise: boolean };
 }
@@ -38,6 +43,8 @@ export interface Shape {
    * each pass of the loop is a retry, so the calls are the passes plus one.
    */
   readonly firstCallBefore?: boolean | undefined;
+  /** The same call is made once more right after the loop (`do { ... } while (n < max); return op();`). */
+  readonly lastCallAfter?: boolean | undefined;
   /** A way back that retries with no wait while the sleeps are on other ways back (immediate.ts). */
   readonly immediate?: Node | undefined;
 }
@@ -63,7 +70,7 @@ function switchHolds(hw: HandWritten, discriminant: Node, cases: NonNullable<Con
 
 export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {
   const passes = totalAttempts(hw, shape);
-  const attempts = shape.firstCallBefore && typeof passes.value === 'number' ? { ...passes, value: passes.value + 1 } : passes;
+  const attempts = (shape.firstCallBefore || shape.lastCallAfter) && typeof passes.value === 'number' ? { ...passes, value: passes.value + 1 } : passes;
   const { delay, jitter } = waitSchedule(hw, shape, attempts.value);
   const built = site({
     library: 'hand-written',
