@@ -17,7 +17,7 @@ import { createOperationAnalysis, type OperationAnalysis } from './operations/in
 import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, isFollowable, readModule, rememberLinted, resolveImport, type FileEnvironment } from './wrappers/index.js';
-import { importedValue, type OpenModule } from './operations/members.js';
+import { crossFileValue, importedValue, type OpenModule } from './operations/members.js';
 import { nodeConfigValues } from './node-config.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 import { findingNodes, type FindingNode } from './finding-node.js';
@@ -182,6 +182,7 @@ function createContext(
       return list as never;
     },
   };
+  if (file && open && isAbsolute(file)) evaluator.moduleValue = (node) => crossFileValue(node, context, file, open);
   return context;
 }
 

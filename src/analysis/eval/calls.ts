@@ -57,6 +57,8 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
     return inner === RESPONSE ? RESPONSE : UNKNOWN;
   }
   const variable = ev.variableOf(callee);
+  // `require('./defaults')`: what that file of the project exports.
+  if (callee.name === 'require' && !variable?.defs.length && ev.moduleValue) return ev.moduleValue(node);
   if (NUMBER_PARSERS.has(callee.name) && !variable?.defs.length) return parseNumber(callee.name, ev.eval(args[0], env, depth));
   const imported = env.importOf?.(callee);
   if (imported?.module === 'crypto' && imported.path === 'randomInt') return randomInt(ev, args, env, depth);
@@ -201,8 +203,9 @@ export function mergeObjects(ev: Evaluator, sources: readonly Value[], env: Env,
 }
 
 /** A value as plain data: nested object literals merged the same way; ranges, functions and the like unknown. */
-function asData(ev: Evaluator, v: Value, d: number, depth: number): DataValue {
+export function asData(ev: Evaluator, v: Value, d: number, depth: number): DataValue {
   if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || isDataObject(v)) return v;
+  if (Array.isArray(v) && d <= MAX_MERGE_DEPTH) return (v as Value[]).map((x) => asData(ev, x, d + 1, depth));
   if (isStaticObject(v) && v.node && d <= MAX_MERGE_DEPTH) {
     const merged = mergeObjects(ev, [v], v.env ?? STATIC_ENV, depth + 1);
     return isDataObject(merged) ? merged : UNKNOWN;

@@ -7,15 +7,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, findVariable, lookupProperty, memberName, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
-import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS, numericBinary, parseNumber } from './builtins.js';
+import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS } from './builtins.js';
 import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { absentBranch } from './presence.js';
+import { binaryValue, testRunnerFlag, unaryValue } from './operators.js';
 import { straightLineValue } from './straight-line.js';
 import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env, type ModuleValues } from './environment.js';
 import {
-  NO_HEADERS, RESPONSE, UNKNOWN, equals, isInterval, isDataObject, isPrimitive, isStaticFunction, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
+  NO_HEADERS, RESPONSE, UNKNOWN, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
   type Maybe, type StaticValue, type Value,
 } from './values.js';
 
@@ -28,9 +29,6 @@ const STEP_BUDGET = 20_000;
 const NEVER_FUNCTION: ReadonlySet<string> = new Set([
   T.AwaitExpression, T.CallExpression, T.NewExpression, T.Literal, T.TemplateLiteral, T.BinaryExpression, T.UnaryExpression, T.UpdateExpression,
 ]);
-
-/** Operators that turn an operand of `undefined` into NaN. */
-const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '**']);
 
 /** Member names that carry an HTTP status on an error or a response. */
 export const STATUS_KEYS: ReadonlySet<string> = new Set(['status', 'statusCode', 'httpStatusCode', 'httpStatus']);
@@ -108,6 +106,12 @@ export class Evaluator {
   private readonly variables = new WeakMap<Node, Variable | null>();
   private steps = 0;
   private active = 0;
+
+  /**
+   * What another file of the project exports under an imported name or an inline `require('./x')`
+   * (index.ts, where files can be opened): plain data, which crosses files; UNKNOWN otherwise.
+   */
+  moduleValue: ((node: TSESTree.Identifier | TSESTree.CallExpression) => Value) | undefined;
 
   /** @param modules values of imports written outside the code (set before the first evaluation). */
   constructor(readonly sourceCode: Readonly<TSESLint.SourceCode>, public modules?: ModuleValues) {}
@@ -239,9 +243,9 @@ export class Evaluator {
       case T.Identifier:
         return this.identifier(node, env, d);
       case T.UnaryExpression:
-        return this.unary(node, env, d);
+        return unaryValue(this, node, env, d);
       case T.BinaryExpression:
-        return this.binary(node, env, d);
+        return binaryValue(this, node, env, d);
       case T.LogicalExpression:
         return this.logical(node, env, d);
       case T.ConditionalExpression: {
@@ -321,6 +325,10 @@ export class Evaluator {
     if (!def || variable.defs.length !== 1) return this.orProbe(env);
     if (def.type === 'FunctionName') return { kind: 'function', node: def.node as TSESTree.FunctionDeclaration };
     if (def.type === 'TSEnumName') return env.names ? { symbolic: id.name } : this.orProbe(env);
+    if (def.type === 'ImportBinding' && this.moduleValue) {
+      const imported = this.moduleValue(id);
+      if (imported !== UNKNOWN) return imported;
+    }
     const init = constInitializer(variable);
     if (init) {
       if (env === STATIC_ENV) return this.evaluateStaticAt(init, depth);
@@ -364,47 +372,6 @@ export class Evaluator {
     return env.probe !== undefined ? env.probe : UNKNOWN;
   }
 
-  private unary(node: TSESTree.UnaryExpression, env: Env, depth: number): Value {
-    if (node.operator === 'void') return undefined;
-    const v = this.eval(node.argument, env, depth);
-    switch (node.operator) {
-      case '!': {
-        const t = truth(v);
-        return t === UNKNOWN ? UNKNOWN : !t;
-      }
-      case '-': {
-        const i = toInterval(v);
-        return i ? range(-i.hi, -i.lo) : UNKNOWN;
-      }
-      case '+':
-        return parseNumber('Number', v);
-      case 'typeof':
-        return typeOfValue(v);
-      default:
-        return UNKNOWN;
-    }
-  }
-
-  private binary(node: TSESTree.BinaryExpression, env: Env, depth: number): Value {
-    if (node.left.type === T.PrivateIdentifier) return UNKNOWN;
-    const a = this.eval(node.left, env, depth);
-    const b = this.eval(node.right, env, depth);
-    const op = node.operator;
-    if (op === '===' || op === '==' || op === '!==' || op === '!=') {
-      const eq = equals(a, b, op.length === 2);
-      if (eq === UNKNOWN) return UNKNOWN;
-      return op.startsWith('!') ? !eq : eq;
-    }
-    if (op === '+' && (typeof a === 'string' || typeof b === 'string')) {
-      return isPrimitive(a) && isPrimitive(b) ? String(a) + String(b) : UNKNOWN;
-    }
-    const x = toInterval(a);
-    const y = toInterval(b);
-    if (x && y) return numericBinary(op, x, y);
-    // `undefined - 5`, `500 * 2 ** (opts.maxRetries - n)` with the option absent: NaN, as JavaScript has it.
-    return ARITHMETIC.has(op) && (a === undefined || x) && (b === undefined || y) ? NaN : UNKNOWN;
-  }
-
   /**
    * `a ?? b`, `a || b`, `a && b`. With `a` not known the result is unknown, except under the
    * defaults policy (see environment.ts), where the code's own default stands for it.
@@ -436,6 +403,7 @@ export class Evaluator {
     const objectNode = unwrap(node.object);
     const decided = decidedField(this, node, objectNode, env);
     if (decided !== FREE) return decided;
+    if (testRunnerFlag(this, node)) return undefined;
     if (!node.computed && node.property.type === T.Identifier && objectNode.type === T.Identifier && !this.shadowed(objectNode)) {
       const builtin = BUILTIN_CONSTANTS[`${objectNode.name}.${node.property.name}`];
       if (builtin !== undefined) return builtin;
@@ -539,15 +507,6 @@ function isKnownValue(v: Value): boolean {
   return v !== UNKNOWN && !isSymbolic(v);
 }
 
-/** `typeof v` for a value whose kind is known (a number range is a number); UNKNOWN otherwise. */
-function typeOfValue(v: Value): Value {
-  if (v === undefined) return 'undefined';
-  if (v === null) return 'object';
-  if (typeof v === 'number' || isInterval(v)) return 'number';
-  if (typeof v === 'string' || typeof v === 'boolean') return typeof v;
-  if (isStaticFunction(v)) return 'function';
-  return UNKNOWN;
-}
 
 /** A field the environment decides (`state.backoff` moved once per attempt); FREE otherwise. */
 function decidedField(ev: Evaluator, node: TSESTree.MemberExpression, objectNode: Node, env: Env): Value | typeof FREE {

@@ -14,6 +14,8 @@ import { constInitializer, enclosingFunction, isFunctionNode, lookupProperty, pr
 import type { AnalysisContext, ImportedValue } from '../library.js';
 import type { Node } from '../model.js';
 import { thisClass } from '../eval/fields.js';
+import { asData } from '../eval/calls.js';
+import { UNKNOWN, isDataObject, type DataValue, type Value } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
 type Class = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -187,6 +189,62 @@ function exportIn(other: AnalysisContext | undefined, name: string, open: OpenMo
     }
   }
   return undefined;
+}
+
+/** Files a value is read through at once (a constant of a file that reads another's). */
+const MAX_CROSSING = 3;
+let crossing = 0;
+
+/**
+ * The value another file of the project exports under an imported name (`import { RETRY } from
+ * './config'`, `const { retries } = require('./defaults')`) or an inline `require('./defaults')`,
+ * read by that file's evaluator from its code alone and handed over as plain data (numbers,
+ * strings, object literals merged, arrays of those): functions and nodes never cross files.
+ * Packages are not read; a namespace import stays unknown.
+ */
+export function crossFileValue(node: TSESTree.Identifier | TSESTree.CallExpression, ctx: AnalysisContext, filename: string, open: OpenModule): Value {
+  if (crossing >= MAX_CROSSING) return UNKNOWN;
+  const ref = ctx.imports.resolve(node);
+  if (!ref) return UNKNOWN;
+  if (node.type === T.Identifier && ctx.evaluator.variableOf(node)?.defs[0]?.node.type === T.ImportNamespaceSpecifier) return UNKNOWN;
+  const [head, ...rest] = ref.path === 'module' ? ['default'] : ref.path.split('.');
+  crossing++;
+  try {
+    const other = open(ref.module, filename);
+    const found = exportIn(other, head!, open, 0);
+    let value: Value;
+    if (found) {
+      const ev = found.ctx.evaluator;
+      value = asData(ev, ev.evaluate(found.node) as Value, 0, 0);
+    } else if (head === 'default' && other) {
+      value = namedCommonJsExports(other);
+    } else {
+      return UNKNOWN;
+    }
+    for (const key of rest) {
+      if (!isDataObject(value)) return UNKNOWN;
+      value = value.properties.has(key) ? (value.properties.get(key) as Value) : value.open ? UNKNOWN : undefined;
+    }
+    return value;
+  } finally {
+    crossing--;
+  }
+}
+
+/**
+ * A CommonJS file with no `module.exports = ...`: its `exports.x = ...` assignments as an object of
+ * data, open (other ways of exporting may add keys, which read as unknown).
+ */
+function namedCommonJsExports(other: AnalysisContext): Value {
+  const properties = new Map<string, DataValue>();
+  for (const st of other.sourceCode.ast.body) {
+    if (st.type !== T.ExpressionStatement || st.expression.type !== T.AssignmentExpression || st.expression.operator !== '=') continue;
+    const left = unwrap(st.expression.left);
+    if (left.type !== T.MemberExpression || left.computed || !isExportsObject(left.object)) continue;
+    const key = propertyKey(left, () => undefined);
+    if (key !== undefined) properties.set(key, asData(other.evaluator, other.evaluator.evaluate(st.expression.right) as Value, 0, 0));
+  }
+  return properties.size > 0 ? { properties, open: true } : UNKNOWN;
 }
 
 const exportName = (n: TSESTree.Identifier | TSESTree.StringLiteral): string => (n.type === T.Identifier ? n.name : n.value);

@@ -1,0 +1,96 @@
+/**
+ * Unary and binary operators on the evaluator's values, and the one fact about the environment a
+ * file runs in that the evaluator assumes: it runs in production, not under a test runner
+ * (`process.env.NODE_ENV === 'test'` is false, `process.env.JEST_WORKER_ID` is unset), so code
+ * that picks a configuration for its own tests is read by the one its users get.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { propertyKey, unwrap } from '../ast.js';
+import { numericBinary, parseNumber } from './builtins.js';
+import type { Env } from './environment.js';
+import type { Evaluator } from './evaluator.js';
+import { UNKNOWN, equals, isInterval, isPrimitive, isStaticFunction, range, toInterval, truth, type Value } from './values.js';
+
+type Node = TSESTree.Node;
+
+/** Operators that turn an operand of `undefined` into NaN. */
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '**']);
+
+/** Variables only a test runner sets: unset in production. */
+const TEST_RUNNER_FLAGS: ReadonlySet<string> = new Set(['JEST_WORKER_ID', 'VITEST', 'VITEST_WORKER_ID', 'VITEST_POOL_ID', 'MOCHA_WORKER_ID', 'AVA_PATH']);
+
+export function unaryValue(ev: Evaluator, node: TSESTree.UnaryExpression, env: Env, depth: number): Value {
+  if (node.operator === 'void') return undefined;
+  const v = ev.eval(node.argument, env, depth);
+  switch (node.operator) {
+    case '!': {
+      const t = truth(v);
+      return t === UNKNOWN ? UNKNOWN : !t;
+    }
+    case '-': {
+      const i = toInterval(v);
+      return i ? range(-i.hi, -i.lo) : UNKNOWN;
+    }
+    case '+':
+      return parseNumber('Number', v);
+    case 'typeof':
+      return typeOfValue(v);
+    default:
+      return UNKNOWN;
+  }
+}
+
+export function binaryValue(ev: Evaluator, node: TSESTree.BinaryExpression, env: Env, depth: number): Value {
+  if (node.left.type === T.PrivateIdentifier) return UNKNOWN;
+  const op = node.operator;
+  const equality = op === '===' || op === '==' || op === '!==' || op === '!=';
+  if (equality && (isTestEnvironmentCheck(ev, node.left, node.right) || isTestEnvironmentCheck(ev, node.right, node.left))) return op.startsWith('!');
+  const a = ev.eval(node.left, env, depth);
+  const b = ev.eval(node.right, env, depth);
+  if (equality) {
+    const eq = equals(a, b, op.length === 2);
+    if (eq === UNKNOWN) return UNKNOWN;
+    return op.startsWith('!') ? !eq : eq;
+  }
+  if (op === '+' && (typeof a === 'string' || typeof b === 'string')) {
+    return isPrimitive(a) && isPrimitive(b) ? String(a) + String(b) : UNKNOWN;
+  }
+  const x = toInterval(a);
+  const y = toInterval(b);
+  if (x && y) return numericBinary(op, x, y);
+  // `undefined - 5`, `500 * 2 ** (opts.maxRetries - n)` with the option absent: NaN, as JavaScript has it.
+  return ARITHMETIC.has(op) && (a === undefined || x) && (b === undefined || y) ? NaN : UNKNOWN;
+}
+
+/** `process.env.X` (or `process.env['X']`) with the global `process`: the variable's name. */
+function envVariable(ev: Evaluator, raw: Node): string | undefined {
+  const n = unwrap(raw);
+  if (n.type !== T.MemberExpression) return undefined;
+  const env = unwrap(n.object);
+  if (env.type !== T.MemberExpression || env.computed || env.property.type !== T.Identifier || env.property.name !== 'env') return undefined;
+  const proc = unwrap(env.object);
+  if (proc.type !== T.Identifier || proc.name !== 'process' || ev.shadowed(proc)) return undefined;
+  return propertyKey(n, () => undefined);
+}
+
+/** `process.env.NODE_ENV === 'test'` (either side): a test-mode check, false in production. */
+function isTestEnvironmentCheck(ev: Evaluator, envSide: Node, other: Node): boolean {
+  return envVariable(ev, envSide) === 'NODE_ENV' && ev.evaluate(other) === 'test';
+}
+
+/** `process.env.JEST_WORKER_ID` and the like: set only by a test runner, so unset (undefined) in production. */
+export function testRunnerFlag(ev: Evaluator, node: TSESTree.MemberExpression): boolean {
+  const name = envVariable(ev, node);
+  return name !== undefined && TEST_RUNNER_FLAGS.has(name);
+}
+
+/** `typeof v` for a value whose kind is known (a number range is a number); UNKNOWN otherwise. */
+function typeOfValue(v: Value): Value {
+  if (v === undefined) return 'undefined';
+  if (v === null) return 'object';
+  if (typeof v === 'number' || isInterval(v)) return 'number';
+  if (typeof v === 'string' || typeof v === 'boolean') return typeof v;
+  if (isStaticFunction(v)) return 'function';
+  return UNKNOWN;
+}
