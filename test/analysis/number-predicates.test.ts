@@ -153,3 +153,15 @@ run('max-retry-attempts (a call made again after the loop)', maxRetryAttempts, {
     { code: REPLICATE, errors: [{ messageId: 'tooManyAttempts' }] },
   ],
 });
+
+describe('a value between two ends, t * (max - min) + min', () => {
+  it('is read as a whole: within the two ends, continuous when t is Math.random() and both ends are numbers', () => {
+    expect(probe('Math.random() * (360 - 240) + 240')).toEqual({ lo: 240, hi: 360, continuous: true });
+    expect(probe('240 + (360 - 240) * Math.random()')).toEqual({ lo: 240, hi: 360, continuous: true });
+    // Ends that are ranges themselves: the hull, not the widened term-by-term reading ([144, 576]).
+    expect(probe('Math.random() * ((r + d) - (r - d)) + (r - d)', 'const r = 240 + Math.random() * 120; const d = 60;')).toEqual({ lo: 180, hi: 420 });
+    // Not that shape (a different min added, or t outside [0, 1]): term by term.
+    expect(probe('Math.random() * (360 - 240) + 100')).toEqual({ lo: 100, hi: 220, continuous: true });
+    expect(probe('2 * (360 - 240) + 240')).toBe(480);
+  });
+});

@@ -92,3 +92,57 @@ export const again = (url: string) => pRetry(() => fetch(url), { retries: RETRY.
     expect(attemptsFindings(lintAt(unknown, at('src/other.ts')))).toEqual([]);
   });
 });
+
+/** kafkajs 2.2.4's retrier (src/retry/index.js), in its shape. */
+const RETRIER = `
+const isTestMode = process.env.NODE_ENV === 'test'
+const RETRY_DEFAULT = isTestMode ? require('./defaults.test') : require('./defaults')
+const random = (min, max) => Math.random() * (max - min) + min
+const randomFromRetryTime = (factor, retryTime) => {
+  const delta = factor * retryTime
+  return Math.ceil(random(retryTime - delta, retryTime + delta))
+}
+const createRetriable = (configs, resolve, reject, fn) => {
+  const { factor, multiplier, maxRetryTime, retries } = configs
+  const calculateExponentialRetryTime = retryTime => Math.min(randomFromRetryTime(factor, retryTime) * multiplier, maxRetryTime)
+  const retry = (retryTime, retryCount = 0) => {
+    const nextRetryTime = calculateExponentialRetryTime(retryTime)
+    const shouldRetry = retryCount < retries
+    const scheduleRetry = () => {
+      setTimeout(() => retry(nextRetryTime, retryCount + 1), retryTime)
+    }
+    fn(retryCount, retryTime)
+      .then(resolve)
+      .catch(e => {
+        if (shouldRetry) scheduleRetry()
+        else reject(e)
+      })
+  }
+  return retry
+}
+module.exports = (opts = {}) => fn => {
+  return new Promise((resolve, reject) => {
+    const configs = Object.assign({}, RETRY_DEFAULT, opts)
+    const start = createRetriable(configs, resolve, reject, fn)
+    start(randomFromRetryTime(configs.factor, configs.initialRetryTime))
+  })
+}
+`;
+const KAFKA_DEFAULTS = 'module.exports = {\n  maxRetryTime: 30 * 1000,\n  initialRetryTime: 300,\n  factor: 0.2,\n  multiplier: 2,\n  retries: 5,\n}\n';
+const KAFKA_TEST_DEFAULTS = 'module.exports = {\n  maxRetryTime: 1000,\n  initialRetryTime: 50,\n  factor: 0.02,\n  multiplier: 1.5,\n  retries: 15,\n}\n';
+
+describe('a recursion started through the name a caller holds it under', () => {
+  beforeEach(() => clearModuleCache());
+
+  it('takes its first wait from that call, and reads the production defaults required from another file', () => {
+    const at = project({ 'retry/defaults.js': KAFKA_DEFAULTS, 'retry/defaults.test.js': KAFKA_TEST_DEFAULTS, 'retry/index.js': '' });
+    // 6 calls; waits at most 360 ms, then x2.4 each (x2 on a value up to 20% above the last), capped at 30 s: about 20 s.
+    expect(lintAt(RETRIER, at('retry/index.js'), 'commonjs')).toEqual(['30 max-retry-attempts', '30 max-retry-duration']);
+  });
+
+  it('stays silent on the waits where the first call passes what it cannot read', () => {
+    const at = project({ 'retry/defaults.js': KAFKA_DEFAULTS, 'retry/defaults.test.js': KAFKA_TEST_DEFAULTS, 'retry/other.js': '' });
+    const code = RETRIER.replace('start(randomFromRetryTime(configs.factor, configs.initialRetryTime))', 'start(readFirstWait())');
+    expect(lintAt(code, at('retry/other.js'), 'commonjs').filter((f) => f.endsWith('max-retry-duration'))).toEqual([]);
+  });
+});

@@ -10,7 +10,7 @@ import { propertyKey, unwrap } from '../ast.js';
 import { numericBinary, parseNumber } from './builtins.js';
 import type { Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
-import { UNKNOWN, equals, isInterval, isPrimitive, isStaticFunction, range, toInterval, truth, type Value } from './values.js';
+import { UNKNOWN, continuousRange, equals, isInterval, isPrimitive, isStaticFunction, range, toInterval, truth, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -46,6 +46,10 @@ export function binaryValue(ev: Evaluator, node: TSESTree.BinaryExpression, env:
   const op = node.operator;
   const equality = op === '===' || op === '==' || op === '!==' || op === '!=';
   if (equality && (isTestEnvironmentCheck(ev, node.left, node.right) || isTestEnvironmentCheck(ev, node.right, node.left))) return op.startsWith('!');
+  if (op === '+') {
+    const between = randomBetween(ev, node, env, depth);
+    if (between !== undefined) return between;
+  }
   const a = ev.eval(node.left, env, depth);
   const b = ev.eval(node.right, env, depth);
   if (equality) {
@@ -61,6 +65,34 @@ export function binaryValue(ev: Evaluator, node: TSESTree.BinaryExpression, env:
   if (x && y) return numericBinary(op, x, y);
   // `undefined - 5`, `500 * 2 ** (opts.maxRetries - n)` with the option absent: NaN, as JavaScript has it.
   return ARITHMETIC.has(op) && (a === undefined || x) && (b === undefined || y) ? NaN : UNKNOWN;
+}
+
+/**
+ * `t * (max - min) + min` (either order) with `t` in [0, 1], `Math.random()` as a rule: a value
+ * between min and max, `(1 - t) * min + t * max`. Read term by term, the two readings of `min`
+ * would widen the range each time (a delay that doubles its jittered self grows far faster than it
+ * does); read as a whole, it is within the hull of the two. Undefined when it is not that shape.
+ */
+function randomBetween(ev: Evaluator, node: TSESTree.BinaryExpression, env: Env, depth: number): Value | undefined {
+  const text = (n: Node) => ev.sourceCode.getText(n);
+  for (const [product, addend] of [[node.left, node.right], [node.right, node.left]] as const) {
+    const p = unwrap(product as Node);
+    if (p.type !== T.BinaryExpression || p.operator !== '*') continue;
+    for (const [factor, span] of [[p.left, p.right], [p.right, p.left]] as const) {
+      const d = unwrap(span as Node);
+      if (d.type !== T.BinaryExpression || d.operator !== '-' || text(d.right) !== text(addend as Node)) continue;
+      const t = toInterval(ev.eval(factor as Node, env, depth));
+      if (!t || t.lo < 0 || t.hi > 1) return undefined;
+      const lo = toInterval(ev.eval(d.right, env, depth));
+      const hi = toInterval(ev.eval(d.left, env, depth));
+      if (!lo || !hi) return undefined;
+      const from = Math.min(lo.lo, hi.lo);
+      const to = Math.max(lo.hi, hi.hi);
+      // With both ends known numbers, a continuous t gives a continuous value between them.
+      return t.continuous && lo.lo === lo.hi && hi.lo === hi.hi ? continuousRange(from, to) : range(from, to);
+    }
+  }
+  return undefined;
 }
 
 /** `process.env.X` (or `process.env['X']`) with the global `process`: the variable's name. */

@@ -22,6 +22,7 @@ import { failureCallbackOf, fieldWrites, nearestFunction, schedulingClosureCall 
 import { guardOf, operationOf } from './loops.js';
 import { closedMethodCallsOutside, methodCallsOutside, thisCallsIn } from './method-calls.js';
 import { nullishReset, outsideCallsPassNothing } from './reset-parameter.js';
+import { firstArgument, outsideCalls } from './outside-calls.js';
 import { buildSite, mergeSites, type Constraint, type Shape } from './site.js';
 import { isGlobalTimeout, isSleepCall, mayWait, plainSleep, readsFailure, sleepOf, withOpaqueWait, type Sleep } from './sleeps.js';
 
@@ -386,7 +387,8 @@ function failurePath(hw: HandWritten, fn: Fn, call: TSESTree.CallExpression, sle
       // `const scheduleRetry = () => setTimeout(() => retry(...), ms)`, called once in the function:
       // the way up goes on from that call.
       const hop = schedulingClosureCall(hw, fn, p);
-      if (hop) { p = hop; continue; }
+      // Its timers wait where it is called (after the operation, from the failure path), not where it is written.
+      if (hop) { path.sleeps.splice(0, path.sleeps.length, ...path.sleeps.map((s) => ({ ...s, pos: hop.range[0] }))); p = hop; continue; }
       if (p.type === T.FunctionDeclaration) continue;
       const go = callbackStep(hw, p, path, paramVar);
       if (go === 'stop') break;
@@ -602,11 +604,7 @@ function recursionRegion(hw: HandWritten, fn: Fn, found: Reentry, variable: Vari
   // Through a cycle, the next call's arguments are read in the other function's parameters.
   const frame = via ? { fn: via.fn, args: via.call.arguments as Node[] } : undefined;
   const stepOfNext = (next: Node, v: Variable) => (via ? stepThrough(hw, via, next, v) : linearStep(hw, next, v));
-  const external = variable
-    ? variable.references
-      .filter((r) => !r.isWrite() && !contains(fn, r.identifier as Node) && !(via && contains(via.fn, r.identifier as Node)) && r.identifier.parent?.type === T.CallExpression && (r.identifier.parent as TSESTree.CallExpression).callee === r.identifier)
-      .map((r) => r.identifier.parent as TSESTree.CallExpression)
-    : closedMethodCallsOutside(hw, fn, via?.fn) ?? [];
+  const external = variable ? outsideCalls(hw, fn, variable, via?.fn) : closedMethodCallsOutside(hw, fn, via?.fn) ?? [];
   fn.params.forEach((p, i) => {
     const target = p.type === T.AssignmentPattern ? p.left : p;
     if (target.type === T.ObjectPattern) {
@@ -721,7 +719,7 @@ function parameterStart(hw: HandWritten, p: TSESTree.Parameter, i: number, exter
   for (const c of external) {
     if (c.arguments.slice(0, i + 1).some((a) => a.type === T.SpreadElement)) return { expr: undefined, value: UNKNOWN };
     const arg = c.arguments[i] as Node | undefined;
-    let v: Value = arg ? hw.evaluator.evaluate(arg) : fallback ? hw.evaluator.evaluate(fallback) : undefined;
+    let v: Value = arg ? firstArgument(hw, c, arg) : fallback ? hw.evaluator.evaluate(fallback) : undefined;
     if (id) {
       const key = (id.parent?.type === T.AssignmentPattern ? id.parent.parent : id.parent) as TSESTree.Property | undefined;
       const name = key?.type === T.Property && key.key.type === T.Identifier ? key.key.name : undefined;
