@@ -77,6 +77,7 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
   /** The request a call sends through a receiver that is not an import; undefined when it is none. */
   function requestOf(call: TSESTree.CallExpression): ReceiverRequest | undefined {
     const callee = unwrap(call.callee);
+    if (callee.type === T.Identifier) return heldFetch(callee, call);
     if (callee.type !== T.MemberExpression) return undefined;
     const member = propertyKey(callee, () => undefined);
     if (!member) return undefined;
@@ -115,6 +116,18 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
       return { client: name ?? 'client', style: 'method-member', method: methodOfMember(member), throwsOnClientError: true };
     }
     return undefined;
+  }
+
+  /**
+   * `const _fetch = this.fetch; _fetch(url, init)` (replicate's client, to call the fetch it was given
+   * without its `this`): a name held from a member `fetch`, called with a URL, is that member's call.
+   */
+  function heldFetch(callee: TSESTree.Identifier, call: TSESTree.CallExpression): ReceiverRequest | undefined {
+    const first = call.arguments[0];
+    if (!first || first.type === T.SpreadElement || callee.name === 'fetch') return undefined;
+    const held = ctx.evaluator.resolve(callee);
+    if (held === callee || held.type !== T.MemberExpression || propertyKey(held, () => undefined) !== 'fetch') return undefined;
+    return urlLike(unwrap(first), true) ? { client: 'fetch', style: 'fetch', throwsOnClientError: false } : undefined;
   }
 
   /** A receiver whose value this file writes as data (an object literal, `new Map()`): no client. */
