@@ -4,6 +4,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { Maybe } from './eval/values.js';
+import type { Variable } from './ast.js';
 
 export type Node = TSESTree.Node;
 
@@ -55,6 +56,21 @@ export interface ErrorFilter {
   readonly node?: Node | undefined;
   /** For a filter read status by status: the 4xx statuses it retries (other than 408 and 429), which `clientErrors` lists as ranges. */
   readonly clientErrorStatuses?: readonly number[] | undefined;
+}
+
+/**
+ * A retry's own guard on the request's method (`req.method !== 'POST'` on the way to another
+ * attempt): whether a non-idempotent write (POST, PATCH) still gets one after a failure it may have
+ * taken effect before, and which methods the guard keeps out.
+ */
+export interface RetriedMethods {
+  readonly writes: Maybe<boolean>;
+  /** The comparison of the method. */
+  readonly node: Node;
+  /** For messages: `any method but POST: PATCH retried`. */
+  readonly label: string;
+  /** The requests whose method is compared (`req` of `req.method`): a call sending one of them sends that method. */
+  readonly requests: readonly Variable[];
 }
 
 export interface OptionEdit {
@@ -130,6 +146,12 @@ export interface RetrySite {
    * re-sent, and the option that decides it (got's `methods`, axios-retry's `retryCondition`).
    */
   readonly retriesWrites?: Setting<boolean> | undefined;
+  /**
+   * For a site whose retried code compares the request's method on the way to another attempt: the
+   * methods it lets through. A request of that code whose method is not known is a write when the
+   * guard lets a write through.
+   */
+  readonly retriedMethods?: RetriedMethods | undefined;
   /** Calls that run operations through this site when it defines a reusable policy or client. */
   readonly executions?: readonly Execution[] | undefined;
   /**

@@ -196,8 +196,8 @@ function handlerSite(hw: HandWritten, handler: Fn, instance: Node, fulfilled: bo
 }
 
 
-/** The conditions and waits between the handler's start and the re-send. */
-function pathTo(hw: HandWritten, handler: Fn, resend: TSESTree.CallExpression): { constraints: Constraint[]; sleeps: Sleep[] } | undefined {
+/** The conditions and waits between the handler's start and the re-send (or any call in it). */
+export function pathTo(hw: HandWritten, handler: Fn, resend: TSESTree.CallExpression): { constraints: Constraint[]; sleeps: Sleep[] } | undefined {
   const constraints: Constraint[] = [];
   const sleeps: Sleep[] = [];
   let child: Node = resend;

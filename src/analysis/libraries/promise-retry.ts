@@ -2,15 +2,18 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';
-import type { RetrySite } from '../model.js';
+import type { Node, RetrySite } from '../model.js';
 import type { AnalysisContext } from '../library.js';
 import { nodeRetryOptions, type Migration } from '../fix-migrate.js';
 import { unwrap } from '../ast.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, customFilter, optionsTarget, readNodeRetryOptions, site } from './shared.js';
+import { callbackFilter, type CallbackFilter } from '../hand-written/callback-filter.js';
 
 /**
  * promise-retry: `promiseRetry((retry, n) => op().catch(retry), opts)` or `promiseRetry(opts, fn)`.
- * Retrying is opt-in per error (only errors handed to `retry` are retried), so it always has a filter.
+ * Retrying is opt-in per error (only errors handed to `retry` are retried), so it always has a filter:
+ * the conditions on the way to each `retry(err)` call, read status by status where they can be
+ * (hand-written/callback-filter.ts), with the methods a guard on the request's method lets through.
  * `@gar/promise-retry` (npm's fork, read at 1.0.2 lib/index.js) exports `{ promiseRetry }`, takes
  * the function first only, and keeps the options and their defaults.
  */
@@ -31,20 +34,32 @@ export const promiseRetry: LibraryDescriptor = {
       const optionsFirst = !!first && !isFunctionNode(first) && (first.type === T.ObjectExpression || isFunctionNode(argument(call, 1)));
       const optionsIndex = optionsFirst ? 0 : 1;
       const view = ctx.options(argument(call, optionsIndex));
+      const operation = argument(call, optionsFirst ? 1 : 0);
+      const read = retryCalls(operation, ctx);
       sites.push(site({
         library: 'promise-retry',
         label: 'promiseRetry()',
         node: call,
         reportNode: use.expression,
         ...readNodeRetryOptions(view, NODE_RETRY_DEFAULTS),
-        errorFilter: customFilter(),
-        operation: argument(call, optionsFirst ? 1 : 0),
+        errorFilter: read?.filter ?? customFilter(),
+        ...(read?.methods ? { retriedMethods: read.methods } : {}),
+        operation,
         options: optionsTarget(view, call, optionsIndex),
       }));
     }
     return sites;
   },
 };
+
+/** The filter of a retried function written at the call, read from its calls of the `retry` parameter. */
+function retryCalls(operation: Node | undefined, ctx: AnalysisContext): CallbackFilter | undefined {
+  const fn = operation && unwrap(operation);
+  if (!fn || (fn.type !== T.ArrowFunctionExpression && fn.type !== T.FunctionExpression) || fn.params[0]?.type !== T.Identifier) return undefined;
+  const name = fn.params[0].name;
+  const retry = ctx.sourceCode.getDeclaredVariables(fn).find((v) => v.name === name);
+  return retry ? callbackFilter(ctx, fn, retry) : undefined;
+}
 
 /**
  * `promiseRetry((retry) => op().catch(retry), opts)` retries every rejection of `op()`: on the

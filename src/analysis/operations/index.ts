@@ -80,7 +80,7 @@ export function createOperationAnalysis(
         fn = isFunctionNode(scope) ? scope : undefined;
         const operations = classifier.operationsIn(scope, keys.attemptVariables(site, scope));
         const shownAt = site.operation && !inside(site.operation, scope) && !inside(site.node, scope) && !inside(scope, site.node) ? site.operation : undefined;
-        groups.push({ scope, operations: repeatable(withoutWayBack(site, operations, file), scope), shownAt });
+        groups.push({ scope, operations: guardedMethods(site, repeatable(withoutWayBack(site, operations, file), scope), ctx), shownAt });
       }
     }
     const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
@@ -128,6 +128,29 @@ export function createOperationAnalysis(
     clientSitesOf: (call) => parts().layers.clientSitesOf(call),
     breakerOf: (site) => parts().layers.breakerOf(site, facts(site).groups),
   };
+}
+
+/**
+ * A request whose method is not known, in retried code whose way to another attempt compares the
+ * request's method (`req.method !== 'POST'`): the code sends more than one method, and a write the
+ * guard lets through (a PATCH past `!== 'POST'`) is re-sent. The request is an HTTP call whose
+ * method is not known, or a call handed the very object whose method is compared (`fetch(req)`
+ * with `req.method` compared, whatever its callee's verb says). A guard that keeps every write out
+ * leaves the request as it was.
+ */
+function guardedMethods(site: RetrySite, operations: Operation[], ctx: AnalysisContext): Operation[] {
+  const methods = site.retriedMethods;
+  if (methods?.writes !== true) return operations;
+  const sendsCompared = (op: Operation) =>
+    (op.evidence === 'verb' || op.kind === 'unknown') &&
+    op.node.arguments.some((a) => a.type === T.Identifier && methods.requests.includes(ctx.evaluator.variableOf(a)!));
+  const guarded = (op: Operation) => (op.evidence === 'http' && op.method === undefined && op.kind === 'unknown') || sendsCompared(op);
+  return operations.map((op) => (guarded(op) ? { ...op, kind: 'write', evidence: 'http', label: `${calleeLabel(op.label)} (${methods.label})` } : op));
+}
+
+/** `fetch()` of `fetch() (every request, POST included)`. */
+function calleeLabel(label: string): string {
+  return label.replace(/ \(.*\)$/, '');
 }
 
 /**
