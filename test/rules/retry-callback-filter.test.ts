@@ -68,3 +68,88 @@ run('no-unsafe-write-retry (promise-retry callback)', writes, {
     },
   ],
 });
+
+/**
+ * p-retry's retried function stops the retry by throwing `AbortError`: what it ends with at each
+ * status is read (hand-written/abort-filter.ts), through a catch that rethrows or wraps, and through
+ * a function it hands to a queue.
+ */
+const queued = (options: string, before = '', limited = "rejectRateLimited = process.env.REJECT === '1';") => `import pRetry, { AbortError } from 'p-retry';
+class SlackError extends Error {}
+class HttpError extends SlackError { constructor(readonly status: number) { super('http'); } }
+${before}export class Client {
+  queue: any; fetchFn: any; ${limited}
+  async call(url: string) {
+    const task = () => this.queue.add(async () => {
+      try {
+        const response = await this.fetchFn(url, { method: 'GET' });
+        if (response.status === 429) {
+          if (this.rejectRateLimited) throw new AbortError(new Error('limited'));
+          throw new Error('limited, retry');
+        }
+        if (response.status !== 200) throw new HttpError(response.status);
+        return response;
+      } catch (error) {
+        if (error instanceof AbortError) throw error;
+        if (error instanceof SlackError) throw error;
+        throw new Error(String(error));
+      }
+    });
+    return pRetry(task, ${options});
+  }
+}`;
+const everything = queued('{ retries: 2 }', '', 'rejectRateLimited = false;');
+const fieldOptions = (policy: string) => queued('this.retryConfig', `const POLICY = ${policy};\n`).replace('queue: any;', 'queue: any; retryConfig: any;\n  constructor({ retryConfig = POLICY }: { retryConfig?: any } = {}) { this.retryConfig = retryConfig; }\n ');
+
+run('no-retry-on-client-error (p-retry AbortError)', clientErrors, {
+  valid: [
+    // Every 4xx but 408 and 429 aborts.
+    `import pRetry, { AbortError } from 'p-retry';
+     await pRetry(async () => {
+       const r = await fetch(url);
+       if (r.status >= 400 && r.status < 500 && r.status !== 408 && r.status !== 429) throw new AbortError('client error ' + r.status);
+       if (!r.ok) throw new Error('server error ' + r.status);
+       return r;
+     }, { retries: 2 });`,
+    // An instanceof on a class of no known status: whether the 4xx aborts is not known.
+    `import pRetry, { AbortError } from 'p-retry'; import axios from 'axios';
+     class ValidationError extends Error {}
+     await pRetry(async () => {
+       try { return await axios.get(url); }
+       catch (e) { if (e instanceof ValidationError) throw new AbortError(e); throw e; }
+     }, { retries: 2 });`,
+    // A predicate or an onFailedAttempt in the options decides as well: not read.
+    queued('{ retries: 2, shouldRetry: ({ error }) => isTransient(error) }'),
+    queued('{ retries: 2, onFailedAttempt: ({ error }) => { if (isFatal(error)) throw error; } }'),
+    // Options followed to the class's own default, which has a predicate.
+    fieldOptions('{ retries: 2, shouldRetry: () => false }'),
+  ],
+  invalid: [
+    {
+      // Every non-200 becomes an HttpError, rethrown by the catch (not an AbortError): retried.
+      code: queued('{ retries: 2 }'),
+      errors: [{ messageId: 'retriesClientError', line: 14, data: { label: 'pRetry()', status: '400-499', noEdit } }],
+    },
+    {
+      // The same with 429 retried as well (the client never rejects it): every failure status is retried.
+      code: everything,
+      errors: [{ messageId: 'retriesEverything', line: 14, data: { label: 'pRetry()', noEdit: '' }, suggestions: [{ messageId: 'stopOnClientErrors', output: everything.replace('{ retries: 2 }', `{ retries: 2, shouldRetry: ({ error }) => { const status = (Object(error).response?.status ?? Object(error).status); return !(status >= 400 && status < 500 && status !== 408 && status !== 429); } }`) }] }],
+    },
+    {
+      // Options followed through a field set from a constructor parameter's default.
+      code: fieldOptions('{ retries: 2, factor: 2 }'),
+      errors: [{ messageId: 'retriesClientError', line: 17, data: { label: 'pRetry()', status: '400-499', noEdit } }],
+    },
+    {
+      // Only 404 aborts; the other 4xx are thrown as plain errors and retried.
+      code: `import pRetry, { AbortError } from 'p-retry';
+await pRetry(async () => {
+  const r = await fetch(url);
+  if (r.status === 404) throw new AbortError('gone');
+  if (!r.ok) throw new Error('failed ' + r.status);
+  return r;
+}, { retries: 2 });`,
+      errors: [{ messageId: 'retriesClientError', line: 5, data: { label: 'pRetry()', status: '4xx other than 404', noEdit } }],
+    },
+  ],
+});

@@ -177,7 +177,7 @@ function exits(statements: readonly Node[]): boolean {
 }
 
 /** The catch parameters and the awaited results in `fn`: what the environment reads as the failure. */
-function failureVariables(hw: HandWritten, fn: Fn): Set<Variable> {
+export function failureVariables(hw: HandWritten, fn: Fn): Set<Variable> {
   const out = new Set<Variable>();
   const sm = hw.ctx.sourceCode.scopeManager;
   for (const c of hw.ctx.nodesOfType(T.CatchClause)) {
@@ -300,21 +300,22 @@ function wayRetries(hw: HandWritten, region: Region, way: WayBack, status: numbe
 
 /**
  * Status by status: a filter read whole is a status list; one read for some statuses only says
- * the 4xx it certainly retries (a few by name). Retrying every failure status is no filter at all:
- * whether 4xx arrive is the request's (a client that rejects on them).
+ * the 4xx it certainly retries. Retrying every failure status is no filter at all: whether 4xx
+ * arrive is the request's (a client that rejects on them), unless `rejects` (the reader saw the
+ * retried code fail at each status), when it retries every failure, 4xx included.
  */
-function readFilter(retriedAt: (status: number) => boolean | Unknown, node: Node): ErrorFilter {
+export function readFilter(retriedAt: (status: number) => boolean | Unknown, node: Node, rejects = false): ErrorFilter {
   const failures = [NO_RESPONSE, ...STATUSES.filter((s) => s >= 400)];
   const results = new Map(failures.map((s) => [s, retriedAt(s)] as const));
   const certain = failures.filter((s) => s >= 400 && s < 500 && s !== 408 && s !== 429 && results.get(s) === true);
   if ([...results.values()].some((r) => r === UNKNOWN)) {
-    const few = certain.length > 0 && certain.length <= 10;
-    const named = few ? clientErrorInclusions(certain, node) : [];
+    // One finding for the filter, naming every 4xx it certainly retries (a range past ten).
+    const named = clientErrorInclusions(certain, node);
     const names = named.map((c) => c.status);
     const clientErrors = names.length > 1 ? [{ status: `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`, node }] : named;
-    return { kind: 'custom', clientErrors, clientErrorStatuses: few ? certain : undefined, node };
+    return { kind: 'custom', clientErrors, clientErrorStatuses: certain.length > 0 ? certain : undefined, node };
   }
-  if (failures.every((s) => results.get(s) === true)) return { kind: 'none', clientErrors: [], node };
+  if (failures.every((s) => results.get(s) === true)) return { kind: 'none', clientErrors: [], node, ...(rejects ? { retriesEverything: node } : {}) };
   const retried = failures.filter((s) => results.get(s) === true);
   const refusedOnly = retried.length > 0 && retried.every((s) => s === 429);
   return { kind: 'statuses', clientErrors: clientErrorInclusions(certain, node), clientErrorStatuses: certain, node, ...(refusedOnly ? { refusedOnly } : {}) };

@@ -5,10 +5,16 @@ import { retryableErrorArrow } from '../fix-filters.js';
 import type { HttpCall } from '../operations/types.js';
 import type { AnalysisContext } from '../library.js';
 import { nodeRetryCall, type Migration } from '../fix-migrate.js';
-import type { OptionEdit, RetrySite } from '../model.js';
-import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside } from './shared.js';
+import type { Node, OptionEdit, RetrySite } from '../model.js';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { abortFilter } from '../hand-written/abort-filter.js';
+import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside, writtenOptionKeys } from './shared.js';
 
-/** p-retry: `pRetry(fn, {retries})`, `makeRetriable(fn, opts)`; retries default 10, no jitter. */
+/**
+ * p-retry: `pRetry(fn, {retries})`, `makeRetriable(fn, opts)`; retries default 10, no jitter. The
+ * retried function stops the retry by throwing `AbortError`: what it throws at each status is read
+ * (hand-written/abort-filter.ts) when nothing else decides (`shouldRetry`, `onFailedAttempt`).
+ */
 export const pRetry: LibraryDescriptor = {
   id: 'p-retry',
   modules: ['p-retry'],
@@ -28,15 +34,23 @@ export const pRetry: LibraryDescriptor = {
       const operation = argument(call, 0);
       const fn = functionOf(operation, ctx);
       const shouldRetry = view.get('shouldRetry');
-      const filtered = !!shouldRetry.property || shouldRetry.value !== undefined ||
-        usesImportInside(ctx, 'p-retry', 'AbortError', fn) || !isFunctionNode(fn);
+      // Options the view cannot read may still be followed to where they are written, for their keys.
+      const keys = view.state === 'unknown' ? writtenOptionKeys(ctx, argument(call, 1)) : undefined;
+      const written = (key: string) => (keys ? keys.has(key) : !!view.get(key).property || view.get(key).value !== undefined);
+      const predicate = written('shouldRetry');
+      // An `onFailedAttempt` that throws also stops the retry: only without one is the function's
+      // own AbortError all there is to read.
+      const aborts = !predicate && usesImportInside(ctx, 'p-retry', 'AbortError', fn);
+      const readable = aborts && isFunctionNode(fn) && !written('onFailedAttempt');
+      const abortRead = readable ? abortFilter(ctx, fn as TSESTree.FunctionLike, (callee) => isAbortError(ctx, callee)) : undefined;
+      const filtered = predicate || aborts || !isFunctionNode(fn);
       sites.push(site({
         library: 'p-retry',
         label: use.path === 'makeRetriable' ? 'makeRetriable()' : 'pRetry()',
         node: call,
         reportNode: use.expression,
         ...read,
-        errorFilter: filtered ? customFilter(shouldRetry.property) : NO_FILTER,
+        errorFilter: abortRead ?? (filtered ? customFilter(shouldRetry.property) : NO_FILTER),
         operation,
         options: optionsTarget(view, call, 1),
       }));
@@ -44,6 +58,12 @@ export const pRetry: LibraryDescriptor = {
     return sites;
   },
 };
+
+/** `AbortError` imported from p-retry (`new AbortError(err)`, `err instanceof AbortError`). */
+function isAbortError(ctx: AnalysisContext, callee: Node): boolean {
+  const ref = ctx.imports.resolve(callee);
+  return ref?.module === 'p-retry' && ref.path === 'AbortError';
+}
 
 /** p-retry 7+ hands `shouldRetry` a context `{ error, attemptNumber, retriesLeft }`. */
 function pRetryClientErrors(site: RetrySite, _ctx: AnalysisContext, httpCalls: readonly HttpCall[]): OptionEdit[] | undefined {

@@ -6,7 +6,10 @@ import type { ErrorFilter, Node, OptionEdit, OptionsTarget, RetrySite, Setting, 
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
-import { contains } from '../ast.js';
+import { constInitializer, contains, staticPropertyName, unwrap } from '../ast.js';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { fieldSource, thisMember } from '../eval/fields.js';
+import { parameterDefault } from '../eval/functions.js';
 
 export interface NodeRetryDefaults {
   retries: number;
@@ -141,4 +144,36 @@ export function usesImportInside(ctx: AnalysisContext, module: string, name: str
     if (binding.variable.references.some((r) => contains(scope, r.identifier as Node))) return true;
   }
   return false;
+}
+
+/**
+ * The keys an options object is written with, followed to where the code writes it when the
+ * options view cannot read it: a const, a class field set in the constructor from a parameter with
+ * a default (`{ retryConfig = DEFAULT_POLICY }`: the class's own default, as the defaults policy
+ * reads a field), an import of a project file (`export const DEFAULT_POLICY = { retries: 10 }`).
+ * Undefined when not known (a spread, a computed key, a value it cannot follow).
+ */
+export function writtenOptionKeys(ctx: AnalysisContext, node: Node | undefined, depth = 0): Set<string> | undefined {
+  if (!node || depth > 6) return undefined;
+  const n = unwrap(node);
+  if (n.type === T.ObjectExpression) {
+    const keys = new Set<string>();
+    for (const p of n.properties) {
+      const key = p.type === T.Property ? staticPropertyName(p) : undefined;
+      if (key === undefined) return undefined;
+      keys.add(key);
+    }
+    return keys;
+  }
+  if (n.type === T.MemberExpression) {
+    const field = thisMember(n, ctx.sourceCode);
+    const source = field && fieldSource(ctx.sourceCode, field.cls, field.name);
+    return source?.expr ? writtenOptionKeys(ctx, source.expr, depth + 1) : undefined;
+  }
+  if (n.type !== T.Identifier) return undefined;
+  const variable = ctx.evaluator.variableOf(n);
+  const init = constInitializer(variable) ?? parameterDefault(variable)?.right;
+  if (init) return writtenOptionKeys(ctx, init, depth + 1);
+  const imported = variable?.defs[0]?.type === 'ImportBinding' ? ctx.importedValue?.(n) : undefined;
+  return imported ? writtenOptionKeys(imported.ctx, imported.node, depth + 1) : undefined;
 }

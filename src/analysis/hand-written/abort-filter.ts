@@ -1,0 +1,206 @@
+/**
+ * A library retry whose retried function stops the retry by throwing the library's abort error
+ * (p-retry's `throw new AbortError(err)`): what the function ends with at each status is its filter.
+ *
+ * The function is run statement by statement for one status at a time (the awaited results and
+ * the caught errors carry it, as in a hand-written retry): each `if` whose test is known takes its
+ * branch, an unknown one both; a `throw` ends it with an abort (`new AbortError(...)`), with the
+ * caught error as it came (`throw error`), or with another error (`new SomeError(...)`), which the
+ * library retries; a `return` ends it with a result. A `try` runs its block, and its `catch` for
+ * what the block throws and for an awaited call in it that rejects; in the catch, `err instanceof
+ * AbortError` is known for the error it was handed. A status is retried when every way ends in
+ * another error, and certainly not when none does; otherwise it is not known. An awaited call may
+ * reject at any status (whether it does is its client's), so it adds an error end where it stands. A statement it does
+ * not read (a loop or a `switch` holding a throw or a return, a `finally`) leaves every status
+ * unknown.
+ *
+ * The function whose work is retried may be handed on: `() => queue.add(async () => ...)` runs the
+ * inner function, whose rejection is the call's.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { isFunctionNode, unwrap, walk as walkTree, type Variable } from '../ast.js';
+import { UNKNOWN, truth, type Unknown } from '../eval/values.js';
+import type { AnalysisContext } from '../library.js';
+import type { ErrorFilter, Node } from '../model.js';
+import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
+import { failureVariables, readFilter } from './callback-filter.js';
+import { STATUSES } from './filter.js';
+import { NO_RESPONSE } from '../eval/environment.js';
+
+type Fn = TSESTree.FunctionLike;
+
+/** How a way through the function ends: an abort, another error (retried), a result, or falling off its end. */
+type End = 'abort' | 'error' | 'return' | 'normal';
+
+/** Ends of a run, or UNKNOWN when a statement on the way is not read. */
+type Ends = Set<End> | Unknown;
+
+interface Run {
+  readonly hw: HandWritten;
+  readonly region: Region;
+  readonly status: number;
+  /** Whether a `new X(...)` is the library's abort error. */
+  readonly isAbort: (callee: Node) => boolean;
+  /** The error a catch clause was handed (its parameter) and what it is. */
+  readonly caught?: { readonly param: Variable; readonly end: 'abort' | 'error' } | undefined;
+  /** The `throw` that ends a way with another error first, for the report. */
+  readonly seen: { error?: Node | undefined };
+}
+
+/**
+ * The filter of a retried function that throws `abort` errors to stop (`isAbort` says which
+ * constructor is one); undefined when the function is not written here.
+ */
+export function abortFilter(ctx: AnalysisContext, fn: Fn, isAbort: (callee: Node) => boolean): ErrorFilter | undefined {
+  const work = handedOn(fn) ?? fn;
+  const body = work.body;
+  if (!body || body.type !== T.BlockStatement) return undefined;
+  const hw: HandWritten = { ctx, evaluator: ctx.evaluator };
+  const region: Region = { kind: 'loop', root: work, vars: new Map(), roots: failureVariables(hw, work) };
+  const seen: Run['seen'] = {};
+  const retriedAt = (status: number): boolean | Unknown => {
+    const ends = runBlock({ hw, region, status, isAbort, seen }, body.body);
+    if (ends === UNKNOWN) return UNKNOWN;
+    if (ends.size === 1 && ends.has('error')) return true;
+    return ends.has('error') ? UNKNOWN : false;
+  };
+  // Every status asked first, so that `seen` holds the throw to report at.
+  const answers = new Map<number, boolean | Unknown>();
+  for (const s of [NO_RESPONSE, ...STATUSES.filter((x) => x >= 400)]) answers.set(s, retriedAt(s));
+  // A status answered "retried" is one at which every way through the function rejects.
+  return readFilter((s) => answers.get(s) ?? retriedAt(s), guardOf(seen.error, work) ?? work, true);
+}
+
+/** The test of the `if` a throw is written under (where the statuses are chosen), else the throw. */
+function guardOf(st: Node | undefined, work: Fn): Node | undefined {
+  for (let n = st?.parent; n && n !== work; n = n.parent) if (n.type === T.IfStatement) return n.test;
+  return st;
+}
+
+/** `() => queue.add(async () => { ... })`: the one function a call the retried function returns runs. */
+function handedOn(fn: Fn): Fn | undefined {
+  let result: Node | undefined;
+  if (fn.body?.type === T.BlockStatement) {
+    const only = fn.body.body.length === 1 ? fn.body.body[0] : undefined;
+    result = only?.type === T.ReturnStatement && only.argument ? only.argument : undefined;
+  } else result = fn.body ?? undefined;
+  let call = result && unwrap(result);
+  if (call?.type === T.AwaitExpression) call = unwrap(call.argument);
+  if (call?.type !== T.CallExpression) return undefined;
+  const fns = call.arguments.filter((a) => isFunctionNode(unwrap(a as Node)));
+  return fns.length === 1 ? (unwrap(fns[0] as Node) as Fn) : undefined;
+}
+
+function runBlock(run: Run, statements: readonly Node[]): Ends {
+  const ends = new Set<End>();
+  let going = true;
+  for (const st of statements) {
+    if (!going) break;
+    const here = runStatement(run, st);
+    if (here === UNKNOWN) return UNKNOWN;
+    going = here.has('normal');
+    for (const e of here) if (e !== 'normal') ends.add(e);
+  }
+  if (going) ends.add('normal');
+  return ends;
+}
+
+/** A statement's ends, with a rejection of a call it awaits (a client may reject at any status). */
+function runStatement(run: Run, st: Node): Ends {
+  const ends = ownEnds(run, st);
+  if (ends === UNKNOWN || st.type === T.BlockStatement || st.type === T.TryStatement || st.type === T.IfStatement) return ends;
+  return awaitsIn(st) ? new Set([...ends, 'error']) : ends;
+}
+
+function ownEnds(run: Run, st: Node): Ends {
+  switch (st.type) {
+    case T.BlockStatement:
+      return runBlock(run, st.body);
+    case T.ReturnStatement:
+      return new Set(['return']);
+    case T.ThrowStatement:
+      return thrown(run, st);
+    case T.IfStatement: {
+      if (awaitsIn(st.test)) return UNKNOWN;
+      const t = test(run, st.test);
+      const take = (branch: Node | null | undefined): Ends => (branch ? runStatement(run, branch) : new Set(['normal']));
+      if (t === true) return take(st.consequent);
+      if (t === false) return take(st.alternate);
+      const a = take(st.consequent);
+      const b = take(st.alternate);
+      return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : new Set([...a, ...b]);
+    }
+    case T.TryStatement:
+      return tryStatement(run, st);
+    default:
+      // A statement that cannot end the function (no throw or return outside nested functions) goes on.
+      return leavesIn(st) ? UNKNOWN : new Set(['normal']);
+  }
+}
+
+function thrown(run: Run, st: TSESTree.ThrowStatement): Ends {
+  const arg = unwrap(st.argument);
+  if (arg.type === T.NewExpression) {
+    if (run.isAbort(arg.callee)) return new Set(['abort']);
+    run.seen.error ??= st;
+    return new Set(['error']);
+  }
+  if (arg.type === T.Identifier && run.caught && run.hw.evaluator.variableOf(arg) === run.caught.param) {
+    if (run.caught.end === 'error') run.seen.error ??= st;
+    return new Set([run.caught.end]);
+  }
+  return UNKNOWN;
+}
+
+function tryStatement(run: Run, st: TSESTree.TryStatement): Ends {
+  if (st.finalizer) return UNKNOWN;
+  const inner = runBlock({ ...run, caught: run.caught }, st.block.body);
+  if (inner === UNKNOWN) return UNKNOWN;
+  const handler = st.handler;
+  if (!handler) return inner;
+  const out = new Set<End>([...inner].filter((e) => e !== 'abort' && e !== 'error'));
+  // What reaches the catch: the block's throws, and a rejection of an awaited call in it.
+  const handed = new Set<'abort' | 'error'>([...inner].filter((e): e is 'abort' | 'error' => e === 'abort' || e === 'error'));
+  if (awaitsIn(st.block)) handed.add('error');
+  const param = handler.param?.type === T.Identifier ? run.hw.ctx.sourceCode.getDeclaredVariables(handler).find((v) => v.name === (handler.param as TSESTree.Identifier).name) : undefined;
+  if (handler.param && !param) return UNKNOWN;
+  for (const end of handed) {
+    const ends = runBlock({ ...run, caught: param ? { param, end } : undefined }, handler.body.body);
+    if (ends === UNKNOWN) return UNKNOWN;
+    for (const e of ends) out.add(e);
+  }
+  return out;
+}
+
+/** A test at the run's status; `err instanceof AbortError` on the caught error is what the error is. */
+function test(run: Run, node: Node): boolean | Unknown {
+  const mask = new Map<Node, boolean>();
+  walkTree(node, (n) => {
+    if (n.type !== T.BinaryExpression || n.operator !== 'instanceof' || !run.caught) return;
+    const left = unwrap(n.left);
+    if (left.type !== T.Identifier || run.hw.evaluator.variableOf(left) !== run.caught.param) return;
+    if (run.isAbort(n.right)) mask.set(n, run.caught.end === 'abort');
+  }, { skipFunctions: true });
+  const env = attemptEnv(run.hw, run.region, 1, { status: run.status, mask: mask.size ? mask : undefined });
+  const t = truth(evaluateAt(run.hw, node, env));
+  return t === UNKNOWN ? UNKNOWN : t;
+}
+
+/** Whether a statement holds a throw or a return of this function (not of a nested one). */
+function leavesIn(st: Node): boolean {
+  let found = false;
+  walkTree(st, (n) => {
+    if (n.type === T.ThrowStatement || n.type === T.ReturnStatement) found = true;
+  }, { skipFunctions: true });
+  return found;
+}
+
+/** Whether code awaits a call (outside nested functions): a rejection a catch, or the retry, receives. */
+function awaitsIn(block: Node): boolean {
+  let found = false;
+  walkTree(block, (n) => {
+    if (n.type === T.AwaitExpression) found = true;
+  }, { skipFunctions: true });
+  return found;
+}
