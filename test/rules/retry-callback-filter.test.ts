@@ -53,6 +53,8 @@ run('no-unsafe-write-retry (promise-retry callback)', writes, {
     site(`  try { return await fetch(req, opts); }\n  catch (err) {\n    if (req.method === 'POST' || req.method === 'PATCH') throw err;\n    return retry(err);\n  }`),
     // Without a comparison of the method, the request's method stays unknown.
     site(`  try { return await fetch(req, opts); }\n  catch (err) { return retry(err); }`),
+    // The compared request handed to a call that is no sender (`check(req)`): no request is seen.
+    site(`  const res = await check(req);\n  if (req.method !== 'POST' && res.status >= 500) return retry(res);\n  return res;`),
     // A write retried only on 429 (refused, never applied) is no repeated write.
     site(`  const res = await fetch(req, opts);\n  if (req.method !== 'POST' && res.status === 429) return retry(res);\n  return res;`),
   ],

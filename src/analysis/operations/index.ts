@@ -141,11 +141,21 @@ export function createOperationAnalysis(
 function guardedMethods(site: RetrySite, operations: Operation[], ctx: AnalysisContext): Operation[] {
   const methods = site.retriedMethods;
   if (methods?.writes !== true) return operations;
+  // `fetch(req)`, `client.request(req)`: the compared request handed to a sender, whatever its verb says.
   const sendsCompared = (op: Operation) =>
-    (op.evidence === 'verb' || op.kind === 'unknown') &&
+    (op.evidence === 'verb' || op.kind === 'unknown') && SENDERS.test(calleeName(op.node) ?? '') &&
     op.node.arguments.some((a) => a.type === T.Identifier && methods.requests.includes(ctx.evaluator.variableOf(a)!));
   const guarded = (op: Operation) => (op.evidence === 'http' && op.method === undefined && op.kind === 'unknown') || sendsCompared(op);
   return operations.map((op) => (guarded(op) ? { ...op, kind: 'write', evidence: 'http', label: `${calleeLabel(op.label)} (${methods.label})` } : op));
+}
+
+/** Names of calls that send a request object they are handed. */
+const SENDERS = /^(?:fetch|request|send|dispatch|execute|perform)$/i;
+
+function calleeName(call: Operation['node']): string | undefined {
+  const c = unwrap(call.callee);
+  if (c.type === T.Identifier) return c.name;
+  return c.type === T.MemberExpression && !c.computed && c.property.type === T.Identifier ? c.property.name : undefined;
 }
 
 /** `fetch()` of `fetch() (every request, POST included)`. */
