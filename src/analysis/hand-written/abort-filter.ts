@@ -5,21 +5,22 @@
  * The function is run statement by statement for one status at a time (the awaited results and
  * the caught errors carry it, as in a hand-written retry): each `if` whose test is known takes its
  * branch, an unknown one both; a `throw` ends it with an abort (`new AbortError(...)`), with the
- * caught error as it came (`throw error`), or with another error (`new SomeError(...)`), which the
- * library retries; a `return` ends it with a result. A `try` runs its block, and its `catch` for
+ * caught error as it came (`throw error`), or with another error (`new SomeError(...)` of a built-in
+ * error class, or of a class whose `extends` chain, followed into the file it is imported from,
+ * ends in one), which the library retries; a `return` ends it with a result. A `try` runs its block, and its `catch` for
  * what the block throws and for an awaited call in it that rejects; in the catch, `err instanceof
  * AbortError` is known for the error it was handed. A status is retried when every way ends in
  * another error, and certainly not when none does; otherwise it is not known. An awaited call may
- * reject at any status (whether it does is its client's), so it adds an error end where it stands. A statement it does
- * not read (a loop or a `switch` holding a throw or a return, a `finally`) leaves every status
- * unknown.
+ * reject at any status (whether it does is its client's), so it adds an error end where it stands.
+ * A statement it does not read (a loop or a `switch` holding a throw or a return, a `finally`, a
+ * throw of a class it cannot follow) leaves the status unknown.
  *
  * The function whose work is retried may be handed on: `() => queue.add(async () => ...)` runs the
  * inner function, whose rejection is the call's.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { isFunctionNode, unwrap, walk as walkTree, type Variable } from '../ast.js';
+import { contains, isFunctionNode, unwrap, walk as walkTree, type Variable } from '../ast.js';
 import { UNKNOWN, truth, type Unknown } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import type { ErrorFilter, Node } from '../model.js';
@@ -40,8 +41,8 @@ interface Run {
   readonly hw: HandWritten;
   readonly region: Region;
   readonly status: number;
-  /** Whether a `new X(...)` is the library's abort error. */
-  readonly isAbort: (callee: Node) => boolean;
+  /** Whether a constructor (read in a file's context) is the library's abort error. */
+  readonly isAbort: (callee: Node, ctx: AnalysisContext) => boolean;
   /** The error a catch clause was handed (its parameter) and what it is. */
   readonly caught?: { readonly param: Variable; readonly end: 'abort' | 'error' } | undefined;
   /** The `throw` that ends a way with another error first, for the report. */
@@ -52,7 +53,7 @@ interface Run {
  * The filter of a retried function that throws `abort` errors to stop (`isAbort` says which
  * constructor is one); undefined when the function is not written here.
  */
-export function abortFilter(ctx: AnalysisContext, fn: Fn, isAbort: (callee: Node) => boolean): ErrorFilter | undefined {
+export function abortFilter(ctx: AnalysisContext, fn: Fn, isAbort: (callee: Node, ctx: AnalysisContext) => boolean): ErrorFilter | undefined {
   const work = handedOn(fn) ?? fn;
   const body = work.body;
   if (!body || body.type !== T.BlockStatement) return undefined;
@@ -70,6 +71,11 @@ export function abortFilter(ctx: AnalysisContext, fn: Fn, isAbort: (callee: Node
   for (const s of [NO_RESPONSE, ...STATUSES.filter((x) => x >= 400)]) answers.set(s, retriedAt(s));
   // A status answered "retried" is one at which every way through the function rejects.
   return readFilter((s) => answers.get(s) ?? retriedAt(s), guardOf(seen.error, work) ?? work, true);
+}
+
+/** Whether `fn` constructs the abort error or a class of the project extending it (`class Fatal extends AbortError`). */
+export function constructsAbort(ctx: AnalysisContext, fn: Node, isAbort: (callee: Node, ctx: AnalysisContext) => boolean): boolean {
+  return ctx.nodesOfType(T.NewExpression).some((n) => contains(fn, n) && errorClass(ctx, n.callee, isAbort, 0) === 'abort');
 }
 
 /** The test of the `if` a throw is written under (where the statuses are chosen), else the throw. */
@@ -142,15 +148,42 @@ function ownEnds(run: Run, st: Node): Ends {
 function thrown(run: Run, st: TSESTree.ThrowStatement): Ends {
   const arg = unwrap(st.argument);
   if (arg.type === T.NewExpression) {
-    if (run.isAbort(arg.callee)) return new Set(['abort']);
-    run.seen.error ??= st;
-    return new Set(['error']);
+    const kind = errorClass(run.hw.ctx, arg.callee, run.isAbort, 0);
+    if (kind === UNKNOWN) return UNKNOWN;
+    if (kind === 'error') run.seen.error ??= st;
+    return new Set([kind]);
   }
   if (arg.type === T.Identifier && run.caught && run.hw.evaluator.variableOf(arg) === run.caught.param) {
     if (run.caught.end === 'error') run.seen.error ??= st;
     return new Set([run.caught.end]);
   }
   return UNKNOWN;
+}
+
+/** Built-in errors, none of which is a library's abort error. */
+const BUILTIN_ERRORS = /^(?:Error|TypeError|RangeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)$/;
+
+/**
+ * What `new C(...)` throws: the abort error (or a class extending it), another error (a built-in,
+ * or a class of the project whose chain of `extends` ends in one, followed into the file it is
+ * imported from), or UNKNOWN (a class it cannot follow, which may extend the abort error).
+ */
+function errorClass(ctx: AnalysisContext, callee: Node, isAbort: (callee: Node, ctx: AnalysisContext) => boolean, depth: number): 'abort' | 'error' | Unknown {
+  if (isAbort(callee, ctx)) return 'abort';
+  const c = unwrap(callee);
+  if (c.type !== T.Identifier || depth > 6) return UNKNOWN;
+  const variable = ctx.evaluator.variableOf(c);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return BUILTIN_ERRORS.test(c.name) && !variable?.defs.length ? 'error' : UNKNOWN;
+  if (def.type === 'ClassName') {
+    const cls = def.node as TSESTree.ClassDeclaration;
+    return cls.superClass ? errorClass(ctx, cls.superClass, isAbort, depth + 1) : 'error';
+  }
+  if (def.type !== 'ImportBinding') return UNKNOWN;
+  const imported = ctx.importedValue?.(c);
+  const cls = imported && unwrap(imported.node);
+  if (cls?.type !== T.ClassDeclaration && cls?.type !== T.ClassExpression) return UNKNOWN;
+  return cls.superClass ? errorClass(imported!.ctx, cls.superClass, isAbort, depth + 1) : 'error';
 }
 
 function tryStatement(run: Run, st: TSESTree.TryStatement): Ends {
@@ -180,7 +213,7 @@ function test(run: Run, node: Node): boolean | Unknown {
     if (n.type !== T.BinaryExpression || n.operator !== 'instanceof' || !run.caught) return;
     const left = unwrap(n.left);
     if (left.type !== T.Identifier || run.hw.evaluator.variableOf(left) !== run.caught.param) return;
-    if (run.isAbort(n.right)) mask.set(n, run.caught.end === 'abort');
+    if (run.isAbort(n.right, run.hw.ctx)) mask.set(n, run.caught.end === 'abort');
   }, { skipFunctions: true });
   const env = attemptEnv(run.hw, run.region, 1, { status: run.status, mask: mask.size ? mask : undefined });
   const t = truth(evaluateAt(run.hw, node, env));

@@ -7,7 +7,7 @@ import type { AnalysisContext } from '../library.js';
 import { nodeRetryCall, type Migration } from '../fix-migrate.js';
 import type { Node, OptionEdit, RetrySite } from '../model.js';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { abortFilter } from '../hand-written/abort-filter.js';
+import { abortFilter, constructsAbort } from '../hand-written/abort-filter.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside, writtenOptionKeys } from './shared.js';
 
 /**
@@ -40,9 +40,9 @@ export const pRetry: LibraryDescriptor = {
       const predicate = written('shouldRetry');
       // An `onFailedAttempt` that throws also stops the retry: only without one is the function's
       // own AbortError all there is to read.
-      const aborts = !predicate && usesImportInside(ctx, 'p-retry', 'AbortError', fn);
+      const aborts = !predicate && (usesImportInside(ctx, 'p-retry', 'AbortError', fn) || (!!fn && constructsAbort(ctx, fn, isAbortError)));
       const readable = aborts && isFunctionNode(fn) && !written('onFailedAttempt');
-      const abortRead = readable ? abortFilter(ctx, fn as TSESTree.FunctionLike, (callee) => isAbortError(ctx, callee)) : undefined;
+      const abortRead = readable ? abortFilter(ctx, fn as TSESTree.FunctionLike, isAbortError) : undefined;
       const filtered = predicate || aborts || !isFunctionNode(fn);
       sites.push(site({
         library: 'p-retry',
@@ -60,7 +60,7 @@ export const pRetry: LibraryDescriptor = {
 };
 
 /** `AbortError` imported from p-retry (`new AbortError(err)`, `err instanceof AbortError`). */
-function isAbortError(ctx: AnalysisContext, callee: Node): boolean {
+function isAbortError(callee: Node, ctx: AnalysisContext): boolean {
   const ref = ctx.imports.resolve(callee);
   return ref?.module === 'p-retry' && ref.path === 'AbortError';
 }

@@ -120,6 +120,12 @@ run('no-retry-on-client-error (p-retry AbortError)', clientErrors, {
        try { return await axios.get(url); }
        catch (e) { if (e instanceof ValidationError) throw new AbortError(e); throw e; }
      }, { retries: 2 });`,
+    // A thrown class it cannot follow (a package's) may extend AbortError; one of the file's that does is an abort.
+    `import pRetry, { AbortError } from 'p-retry'; import { HttpError } from 'some-http-lib';
+     await pRetry(async () => { const r = await fetch(url); if (r.status === 404) throw new AbortError('gone'); if (!r.ok) throw new HttpError(r); return r; }, { retries: 2 });`,
+    `import pRetry, { AbortError } from 'p-retry';
+     class Fatal extends AbortError {}
+     await pRetry(async () => { const r = await fetch(url); if (r.status >= 400 && r.status < 500) throw new Fatal('client'); if (!r.ok) throw new Error('server'); return r; }, { retries: 2 });`,
     // A predicate or an onFailedAttempt in the options decides as well: not read.
     queued('{ retries: 2, shouldRetry: ({ error }) => isTransient(error) }'),
     queued('{ retries: 2, onFailedAttempt: ({ error }) => { if (isFatal(error)) throw error; } }'),
