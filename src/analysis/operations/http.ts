@@ -13,7 +13,8 @@ import type { HttpCall, OperationKind, Variable } from './types.js';
 import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember } from './vocabulary.js';
 import { functionOf } from '../library.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
-import { evalReturn, parameterBehind, parameterVariable, returnOf } from '../eval/functions.js';
+import { computedCallee } from './computed-names.js';
+import { argumentsOfEveryCall, evalReturn, parameterBehind, parameterVariable, returnOf } from '../eval/functions.js';
 import { truth } from '../eval/values.js';
 import { isNonRetryableClientError } from '../../shared/guide-limits.js';
 
@@ -47,6 +48,8 @@ interface ClientRef {
   readonly entry: string;
   /** Set when the callee's name is the method (`axios.post`, `superagent.del`). */
   readonly method?: string | undefined;
+  /** `request[action](route)`: the computed key that names the method. */
+  readonly chosen?: Node | undefined;
 }
 
 interface HttpIndex {
@@ -74,6 +77,12 @@ function httpIndex(libraries: readonly LibraryDescriptor[]): HttpIndex {
 }
 
 /** The body's argument index for a method that sends one, when the client puts it before the config. */
+/** The method that repeats worst among those a request may send: a write over an idempotent write over a read. */
+function worstMethod(methods: readonly string[]): string {
+  const rank = (m: string) => ['read', 'idempotent-write', 'write'].indexOf(kindOfMethod(m));
+  return methods.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+}
+
 function bodyArgument(index: number | undefined, method: string | undefined): number | undefined {
   return index !== undefined && (method === 'POST' || method === 'PUT' || method === 'PATCH') ? index : undefined;
 }
@@ -98,6 +107,7 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     const client = clientOf(call);
     if (!client) return throughReceiver(call);
     const id = client.library.id;
+    if (client.chosen) return chosenRequest(id, call, client.chosen, client.facet);
     if (client.method) return { client: id, method: client.method, body: bodyArgument(client.facet.bodyArgument, client.method) };
     switch (client.facet.method) {
       case 'fetch':
@@ -145,7 +155,56 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     const given = view.state === 'object' ? view.get('method').valueNode : undefined;
     const param = (given && callerParameter(given)) ?? assignedMethod(options, call);
     if (!param || checksMethod(call) || compared(param)) return { client, method };
+    const passed = given && unwrap(given).type === T.Identifier ? passedMethods(param) : undefined;
+    if (passed) return { client, method: passed };
     return { client, method: undefined, kind: 'write' };
+  }
+
+  /**
+   * `request[action](route)`, `api[method](url, data)`: a known client's member chosen at run time.
+   * A written name or constant lists of names (computed-names.ts) send those methods, judged by the
+   * worst; a name the caller passes sends every method, as a `method` the caller passes to `fetch`
+   * does (unless the code compares it, or every call of a local function passes literals). Any
+   * other key is no known request (undefined).
+   */
+  function chosenRequest(client: string, call: TSESTree.CallExpression, key: Node, facet: HttpFacet): HttpRequest | undefined {
+    const written = ctx.evaluator.evaluate(key);
+    const names = typeof written === 'string' ? [written] : computedCallee(call, ctx)?.names;
+    if (names) {
+      if (!names.every((n) => HTTP_METHOD_MEMBERS.has(n))) return undefined;
+      const method = worstMethod(names.map(methodOfMember));
+      return { client, method, body: bodyArgument(facet.bodyArgument, method) };
+    }
+    const param = callerParameter(key);
+    if (!param || checksMethod(call) || compared(param)) return undefined;
+    const passed = passedMethods(param, (n) => (HTTP_METHOD_MEMBERS.has(n) ? methodOfMember(n) : undefined));
+    if (passed) return { client, method: passed, body: bodyArgument(facet.bodyArgument, passed) };
+    return { client, method: undefined, kind: 'write', body: facet.bodyArgument };
+  }
+
+  /**
+   * The method a local, unexported function's method parameter is given when every call passes a
+   * string literal there (or passes none where the parameter has a literal default): the worst of
+   * them. Undefined when any call passes something else, or the function has other uses.
+   */
+  function passedMethods(v: Variable, asMethod: (name: string) => string | undefined = (n) => (/^[A-Za-z]+$/.test(n) ? n.toUpperCase() : undefined)): string | undefined {
+    const def = v.defs.length === 1 ? v.defs[0] : undefined;
+    if (def?.type !== 'Parameter' || def.name.type !== T.Identifier || v.references.some((r) => r.isWrite())) return undefined;
+    const fn = def.node as TSESTree.FunctionLike;
+    const param = def.name.parent?.type === T.AssignmentPattern && def.name.parent.left === def.name ? def.name.parent : def.name;
+    const index = fn.params.indexOf(param as TSESTree.Parameter);
+    if (index < 0 || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return undefined;
+    const args = argumentsOfEveryCall(ctx.sourceCode, fn, index);
+    if (!args?.length) return undefined;
+    const fallback = param.type === T.AssignmentPattern ? param.right : undefined;
+    const methods: string[] = [];
+    for (const arg of args) {
+      const given = arg ? unwrap(arg) : fallback && unwrap(fallback);
+      const method = given?.type === T.Literal && typeof given.value === 'string' ? asMethod(given.value) : undefined;
+      if (!method) return undefined;
+      methods.push(method);
+    }
+    return worstMethod(methods);
   }
 
   /**
@@ -230,8 +289,7 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     }
     const both = [chosenMethod(n.consequent, depth + 1), chosenMethod(n.alternate, depth + 1)];
     if (both.some((m) => m === undefined)) return undefined;
-    const rank = (m: string) => ['read', 'idempotent-write', 'write'].indexOf(kindOfMethod(m));
-    return both.reduce((a, b) => (rank(b!) > rank(a!) ? b : a));
+    return worstMethod(both as string[]);
   }
 
   function clientOf(call: TSESTree.CallExpression): ClientRef | undefined {
@@ -245,6 +303,14 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     let target: Node = callee;
     while (target.type === T.MemberExpression && target.object.type === T.CallExpression) {
       target = unwrap(target.object.callee);
+    }
+    // `request[action](route)`: the client itself (the module or an instance), its member chosen at run time.
+    if (target.type === T.MemberExpression && target.computed) {
+      const base = unwrap(target.object);
+      const ref = ctx.imports.resolve(base) ?? instanceOf(base);
+      const library = ref && (ref.path === 'default' || ref.path === 'module') ? index.byModule.get(ref.module) : undefined;
+      const named = library && (library.http!.method === 'members' || library.http!.method === 'chained');
+      return named && target === callee ? { library, facet: library.http!, entry: 'chosen', chosen: target.property } : undefined;
     }
     const direct = ctx.imports.resolve(target);
     const ref = (direct && index.byModule.has(direct.module) ? direct : undefined) ?? instanceOf(target);

@@ -1,0 +1,59 @@
+/**
+ * no-unsafe-write-retry: a known client's request member chosen at run time (`request[action](url)`),
+ * and a method parameter that every call of a local function fills with literals.
+ */
+import rule from '../../src/rules/no-unsafe-write-retry.js';
+import { run } from '../helpers/rule-tester.js';
+
+const opts = `{ retries: 2, minTimeout: 500, randomize: true }`;
+const sleep = `await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** n));`;
+
+run('no-unsafe-write-retry (chosen method)', rule, {
+  valid: [
+    // A member chosen from GET/HEAD only (constant lists): reads.
+    `import pRetry from 'p-retry';\nimport axios from 'axios';\nexport const load = (url) => Promise.all(['get', 'head'].map((m) => pRetry(() => axios[m](url), ${opts})));`,
+    // A written computed name: that method.
+    `import request from 'superagent';\nexport const load = (url) => request['get'](url).retry(2);`,
+    // A method name the caller passes, compared before the retry: the code chooses what it retries.
+    `import axios from 'axios';\nexport async function call(method, url) {\n  const tries = method === 'get' ? 3 : 1;\n  for (let n = 1; n <= tries; n++) {\n    try { return await axios[method](url); } catch (e) { if (n === tries) throw e; ${sleep} }\n  }\n}`,
+    // A local, unexported function every call of which passes 'get' or 'head': reads.
+    `import request from 'superagent';\nfunction send(action, route) { return request[action](route).retry(2); }\nexport const a = () => send('get', '/a');\nexport const b = () => send('head', '/b');`,
+    // The same for fetch: a method parameter every call fills with GET.
+    `import pRetry from 'p-retry';\nconst load = (url, method) => pRetry(() => fetch(url, { method }), ${opts});\nexport const one = () => load('/a', 'GET');\nexport const two = () => load('/b', 'GET');`,
+    // A computed member of something that is no known client stays unknown.
+    `import pRetry from 'p-retry';\nexport const run = (store, action, key) => pRetry(() => store[action](key), ${opts});`,
+    // A computed key that is no HTTP method name (a list holding 'agent'): not a request.
+    `import pRetry from 'p-retry';\nimport axios from 'axios';\nexport const load = (url) => ['get', 'getUri'].forEach((m) => pRetry(() => axios[m](url), ${opts}));`,
+  ],
+  invalid: [
+    {
+      // superagent re-sends whatever method the caller names (raylu107/server_client).
+      code: `const request = require('superagent');\nclass HttpReq {\n  send(action, route, body) {\n    return new Promise((resolve, reject) => {\n      request[action](route).send(body).retry(3, (err) => { if (err) console.log(err); }).end((err, res) => (err ? reject(err) : resolve(res)));\n    });\n  }\n}\nmodule.exports = new HttpReq();`,
+      errors: [{
+        messageId: 'unsafeWrite', line: 5, data: { site: '.retry()', operation: 'request[action]() (every request, POST included)' },
+        suggestions: [{ messageId: 'sendKey', output: "const request = require('superagent');\nclass HttpReq {\n  send(action, route, body) {\n    return new Promise((resolve, reject) => {\n      const idempotencyKey = crypto.randomUUID();\n      request[action](route).set('Idempotency-Key', idempotencyKey).send(body).retry(3, (err) => { if (err) console.log(err); }).end((err, res) => (err ? reject(err) : resolve(res)));\n    });\n  }\n}\nmodule.exports = new HttpReq();" }],
+      }],
+    },
+    {
+      // An axios instance's member chosen by the caller, in a hand-written loop.
+      code: `import axios from 'axios';\nconst api = axios.create({ baseURL: '/api' });\nexport async function call(method, url, data) {\n  for (let n = 1; n <= 3; n++) {\n    try { return await api[method](url, data); } catch (e) { ${sleep} }\n  }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 5 }],
+    },
+    {
+      // Constant lists naming a write: the retry sends it.
+      code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nexport const load = (url) => ['get', 'post'].map((m) => pRetry(() => axios[m](url), ${opts}));`,
+      errors: [{
+        messageId: 'unsafeWrite', line: 3, data: { site: 'pRetry()', operation: 'axios[m]() (POST)' },
+        suggestions: [{ messageId: 'callOnce', output: "import pRetry from 'p-retry';\nimport axios from 'axios';\nexport const load = (url) => ['get', 'post'].map((m) => axios[m](url));" }],
+      }],
+    },
+    {
+      // Every local call passes literals, one of them a write.
+      code: `import request from 'superagent';\nfunction send(action, route) { return request[action](route).retry(2); }\nexport const a = () => send('get', '/a');\nexport const b = () => send('post', '/b');`,
+      errors: [{
+        messageId: 'unsafeWrite', line: 2, data: { site: '.retry()', operation: 'request[action]() (POST)' },
+        suggestions: [{ messageId: 'sendKey', output: "import request from 'superagent';\nfunction send(action, route) { const idempotencyKey = crypto.randomUUID();\nreturn request[action](route).set('Idempotency-Key', idempotencyKey).retry(2); }\nexport const a = () => send('get', '/a');\nexport const b = () => send('post', '/b');" }],
+      }],
+    },
+  ],
+});
