@@ -53,6 +53,11 @@ export interface ErrorFilter {
    * network error or another status: such a retry cannot repeat a write that took effect.
    */
   readonly refusedOnly?: boolean | undefined;
+  /**
+   * A failure without a response (a network error, after which a write may have landed) is
+   * certainly retried, whatever response predicate the code is given.
+   */
+  readonly retriesNoResponse?: boolean | undefined;
   readonly node?: Node | undefined;
   /** For a filter read status by status: the 4xx statuses it retries (other than 408 and 429), which `clientErrors` lists as ranges. */
   readonly clientErrorStatuses?: readonly number[] | undefined;

@@ -1,6 +1,7 @@
 /**
  * no-unsafe-write-retry: a known client's request member chosen at run time (`request[action](url)`),
- * and a method parameter that every call of a local function fills with literals.
+ * a method parameter that every call of a local function fills with literals, and a caller's method
+ * compared only to choose a response predicate.
  */
 import rule from '../../src/rules/no-unsafe-write-retry.js';
 import { run } from '../helpers/rule-tester.js';
@@ -24,8 +25,24 @@ run('no-unsafe-write-retry (chosen method)', rule, {
     `import pRetry from 'p-retry';\nexport const run = (store, action, key) => pRetry(() => store[action](key), ${opts});`,
     // A computed key that is no HTTP method name (a list holding 'agent'): not a request.
     `import pRetry from 'p-retry';\nimport axios from 'axios';\nexport const load = (url) => ['get', 'getUri'].forEach((m) => pRetry(() => axios[m](url), ${opts}));`,
+    // The predicate chosen by the method also judges thrown errors: what a network error gets is unknown.
+    "async function withRetries(request, options = {}) {\n  const shouldRetry = options.shouldRetry || (() => false);\n  let attempts = 0;\n  do {\n    try {\n      const response = await request();\n      if (response.ok || !shouldRetry(response)) return response;\n    } catch (error) {\n      if (!shouldRetry(error)) throw error;\n    }\n    await new Promise((r) => setTimeout(r, 500 * 2 ** attempts + Math.random() * 100));\n    attempts += 1;\n  } while (attempts < 3);\n  return request();\n}\nexport async function call(url, options) {\n  const { method = 'GET', data } = options;\n  const init = { method, body: JSON.stringify(data) };\n  const shouldRetry = method === 'GET' ? (response) => response.status >= 500 : (response) => response.status === 429;\n  return withRetries(async () => fetch(url, init), { shouldRetry });\n}",
+    // A comparison that keeps writes out of the retry: only GET reaches it.
+    "async function withRetries(request, options = {}) {\n  const shouldRetry = options.shouldRetry || (() => false);\n  let attempts = 0;\n  do {\n    try {\n      const response = await request();\n      if (response.ok || !shouldRetry(response)) return response;\n    } catch (error) {\n      console.warn(error);\n    }\n    await new Promise((r) => setTimeout(r, 500 * 2 ** attempts + Math.random() * 100));\n    attempts += 1;\n  } while (attempts < 3);\n  return request();\n}\nexport async function call(url, options) {\n  const { method = 'GET', data } = options;\n  const init = { method, body: JSON.stringify(data) };\n  if (method !== 'GET') return fetch(url, init);\n  const shouldRetry = (response) => response.status >= 500;\n  return withRetries(async () => fetch(url, init), { shouldRetry });\n}",
+    // No catch: a failure without a response leaves the helper, whatever the method.
+    "async function withRetries(request, options = {}) {\n  const shouldRetry = options.shouldRetry || (() => false);\n  let attempts = 0;\n  do {\n    const response = await request();\n    if (response.ok || !shouldRetry(response)) return response;\n    await new Promise((r) => setTimeout(r, 500 * 2 ** attempts + Math.random() * 100));\n    attempts += 1;\n  } while (attempts < 3);\n  return request();\n}\nexport async function call(url, options) {\n  const { method = 'GET', data } = options;\n  const init = { method, body: JSON.stringify(data) };\n  const shouldRetry = method === 'GET' ? (response) => response.status >= 500 : (response) => response.status === 429;\n  return withRetries(async () => fetch(url, init), { shouldRetry });\n}",
   ],
   invalid: [
+    {
+      // replicate's request(): the caller's method (GET by default) compared only to choose which
+      // responses are retried, while the helper's catch retries every thrown error (a network
+      // failure after which a POST may have landed).
+      code: "async function withRetries(request, options = {}) {\n  const shouldRetry = options.shouldRetry || (() => false);\n  let attempts = 0;\n  do {\n    try {\n      const response = await request();\n      if (response.ok || !shouldRetry(response)) return response;\n    } catch (error) {\n      console.warn(error);\n    }\n    await new Promise((r) => setTimeout(r, 500 * 2 ** attempts + Math.random() * 100));\n    attempts += 1;\n  } while (attempts < 3);\n  return request();\n}\nexport async function call(url, options) {\n  const { method = 'GET', data } = options;\n  const init = { method, body: JSON.stringify(data) };\n  const shouldRetry = method === 'GET' ? (response) => response.status >= 500 : (response) => response.status === 429;\n  return withRetries(async () => fetch(url, init), { shouldRetry });\n}",
+      errors: [{
+        messageId: 'unsafeWrite', line: 20, data: { site: 'withRetries()', operation: 'fetch() (every request, POST included)' },
+        suggestions: [{ messageId: 'callOnce', output: "async function withRetries(request, options = {}) {\n  const shouldRetry = options.shouldRetry || (() => false);\n  let attempts = 0;\n  do {\n    try {\n      const response = await request();\n      if (response.ok || !shouldRetry(response)) return response;\n    } catch (error) {\n      console.warn(error);\n    }\n    await new Promise((r) => setTimeout(r, 500 * 2 ** attempts + Math.random() * 100));\n    attempts += 1;\n  } while (attempts < 3);\n  return request();\n}\nexport async function call(url, options) {\n  const { method = 'GET', data } = options;\n  const init = { method, body: JSON.stringify(data) };\n  const shouldRetry = method === 'GET' ? (response) => response.status >= 500 : (response) => response.status === 429;\n  return fetch(url, init);\n}" }],
+      }],
+    },
     {
       // superagent re-sends whatever method the caller names (raylu107/server_client).
       code: `const request = require('superagent');\nclass HttpReq {\n  send(action, route, body) {\n    return new Promise((resolve, reject) => {\n      request[action](route).send(body).retry(3, (err) => { if (err) console.log(err); }).end((err, res) => (err ? reject(err) : resolve(res)));\n    });\n  }\n}\nmodule.exports = new HttpReq();`,

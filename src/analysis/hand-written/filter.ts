@@ -122,6 +122,8 @@ export function retriedAt(hw: HandWritten, region: Region, filters: readonly Con
 function retriedWith(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number, errorFields: ErrorShape['fields'] | undefined): boolean | Unknown {
   let result: boolean | Unknown = true;
   for (const c of filters) {
+    // A failure without a response is the attempt's rejection: the guards on what it returned never run.
+    if (status === NO_RESPONSE && c.returnedOnly) continue;
     const h = holds(hw, c, region, 1, { status, errorFields, errTruthy: region.errVar ? true : undefined, mask: counterMask(hw, c, region) });
     if (h === false) return false;
     if (h === UNKNOWN) result = UNKNOWN;
@@ -222,7 +224,8 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
   const clientErrors = clientErrorInclusions(clientErrorStatuses, statusNode!);
   const retriedFailures = failures.filter((s) => results.get(s));
   const refusedOnly = retriedFailures.length > 0 && retriedFailures.every((s) => REFUSED.has(s)) && retried(NO_RESPONSE) === false;
-  return { kind: 'statuses', clientErrors, clientErrorStatuses, node: statusNode, ...(refusedOnly ? { refusedOnly } : {}) };
+  const retriesNoResponse = retried(NO_RESPONSE) === true;
+  return { kind: 'statuses', clientErrors, clientErrorStatuses, node: statusNode, ...(refusedOnly ? { refusedOnly } : {}), ...(retriesNoResponse ? { retriesNoResponse } : {}) };
 }
 
 /**

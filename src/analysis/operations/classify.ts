@@ -66,7 +66,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (request) {
       const { method } = request;
       const shown = method && method !== 'GET' && !/\.(post|put|patch|delete|del)\(/i.test(label) ? `${label} (${method})` : label;
-      return { node: call, label: request.kind === 'write' && !method ? `${label} (every request, POST included)` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key() };
+      return { node: call, label: request.kind === 'write' && !method ? `${label} (every request, POST included)` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key(), methodPicksFilter: request.methodPicksFilter };
     }
     // `this.fetchFn(url, { method: 'POST' })`: a URL and an init object stating an HTTP method are
     // that request, whatever the callee is called (stronger than its verb: `fetchFn` is no read).

@@ -6,7 +6,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { HttpFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
-import { enclosingFunction, findVariable, memberName, propertyKey, readsMethod, unwrap } from '../ast.js';
+import { enclosingFunction, findVariable, isFunctionNode, memberName, propertyKey, readsMethod, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind, Variable } from './types.js';
@@ -29,6 +29,8 @@ export interface HttpRequest {
   readonly kind?: OperationKind | undefined;
   /** The argument that is the request's body, when the client takes it before its config. */
   readonly body?: number | undefined;
+  /** The method is the caller's, compared only to choose a response predicate (Operation.methodPicksFilter). */
+  readonly methodPicksFilter?: boolean | undefined;
 }
 
 export interface HttpReader {
@@ -154,7 +156,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     const view = ctx.options(options);
     const given = view.state === 'object' ? view.get('method').valueNode : undefined;
     const param = (given && callerParameter(given)) ?? assignedMethod(options, call);
-    if (!param || checksMethod(call) || compared(param)) return { client, method };
+    if (!param || checksMethod(call)) return { client, method };
+    if (compared(param)) return picksFilterOnly(param) ? { client, method, methodPicksFilter: true } : { client, method };
     const passed = given && unwrap(given).type === T.Identifier ? passedMethods(param) : undefined;
     if (passed) return { client, method: passed };
     return { client, method: undefined, kind: 'write' };
@@ -244,13 +247,31 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
 
   /** Whether the code compares the method it is given (`method === 'GET'`, `SAFE.includes(method)`). */
   function compared(v: Variable): boolean {
-    return v.references.some((r) => {
+    return comparisons(v).length > 0;
+  }
+
+  /** The comparisons of a method variable: `method === 'GET'`, `switch (method)`, `SAFE.includes(method)`. */
+  function comparisons(v: Variable): Node[] {
+    return v.references.flatMap((r): Node[] => {
       let id: Node = r.identifier as Node;
       while (id.parent?.type === T.MemberExpression && id.parent.object === id) id = id.parent;
       const p = id.parent;
-      if (p?.type === T.BinaryExpression && ['===', '!==', '==', '!='].includes(p.operator)) return true;
-      if (p?.type === T.SwitchStatement) return true;
-      return p?.type === T.CallExpression && p.arguments.includes(id as TSESTree.CallExpressionArgument) && ['includes', 'has', 'indexOf'].includes(memberName(p.callee) ?? '');
+      if (p?.type === T.BinaryExpression && ['===', '!==', '==', '!='].includes(p.operator)) return [p];
+      if (p?.type === T.SwitchStatement) return [p];
+      return p?.type === T.CallExpression && p.arguments.includes(id as TSESTree.CallExpressionArgument) && ['includes', 'has', 'indexOf'].includes(memberName(p.callee) ?? '') ? [p] : [];
+    });
+  }
+
+  /**
+   * Whether every comparison of the method only chooses between two functions
+   * (`const shouldRetry = method === 'GET' ? (r) => r.status >= 500 : (r) => r.status === 429`):
+   * the request sent is the same, only the predicate handed on differs.
+   */
+  function picksFilterOnly(v: Variable): boolean {
+    const found = comparisons(v);
+    return found.length > 0 && found.every((c) => {
+      const p = c.parent;
+      return p?.type === T.ConditionalExpression && p.test === c && isFunctionNode(unwrap(p.consequent)) && isFunctionNode(unwrap(p.alternate));
     });
   }
 

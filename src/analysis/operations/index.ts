@@ -140,13 +140,22 @@ export function createOperationAnalysis(
  */
 function guardedMethods(site: RetrySite, operations: Operation[], ctx: AnalysisContext): Operation[] {
   const methods = site.retriedMethods;
-  if (methods?.writes !== true) return operations;
+  if (methods?.writes !== true) return site.errorFilter.retriesNoResponse === true ? operations.map(everyMethodOnFailure) : operations;
   // `fetch(req)`, `client.request(req)`: the compared request handed to a sender, whatever its verb says.
   const sendsCompared = (op: Operation) =>
     (op.evidence === 'verb' || op.kind === 'unknown') && SENDERS.test(calleeName(op.node) ?? '') &&
     op.node.arguments.some((a) => a.type === T.Identifier && methods.requests.includes(ctx.evaluator.variableOf(a)!));
   const guarded = (op: Operation) => (op.evidence === 'http' && op.method === undefined && op.kind === 'unknown') || sendsCompared(op);
   return operations.map((op) => (guarded(op) ? { ...op, kind: 'write', evidence: 'http', label: `${calleeLabel(op.label)} (${methods.label})` } : op));
+}
+
+/**
+ * A request sending its caller's method, compared only to choose a response predicate, under a
+ * retry that certainly repeats a failure without a response: a write sent and lost is sent again,
+ * whatever the predicate says of responses.
+ */
+function everyMethodOnFailure(op: Operation): Operation {
+  return op.methodPicksFilter && op.kind === 'unknown' && op.method === undefined ? { ...op, kind: 'write', label: `${calleeLabel(op.label)} (every request, POST included)` } : op;
 }
 
 /** Names of calls that send a request object they are handed. */

@@ -36,6 +36,12 @@ export interface Operation {
    * 4xx response by itself.
    */
   readonly rejectingSdk?: string | undefined;
+  /**
+   * An HTTP request sending the method its caller passes, which the code compares only to choose a
+   * response predicate (`method === 'GET' ? isRetryable : isRefused`): every method is sent, and a
+   * retry of failures without a response (`RetrySite.errorFilter.retriesNoResponse`) repeats writes.
+   */
+  readonly methodPicksFilter?: boolean | undefined;
 }
 
 export interface HttpCall {

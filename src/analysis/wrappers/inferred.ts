@@ -448,8 +448,9 @@ export function wrapperCallSite(
       clientErrors: at.errorFilter.clientErrors.map((c): ClientErrorInclusion => ({ status: c.status, node: filterNode ?? callee })),
       retriesEverything: at.errorFilter.retriesEverything ? filterNode ?? callee : undefined,
       node: filterNode,
+      retriesNoResponse: at.errorFilter.retriesNoResponse,
     }
-    : { kind: at.errorFilter.kind, clientErrors: [] };
+    : { kind: at.errorFilter.kind, clientErrors: [], retriesNoResponse: at.errorFilter.retriesNoResponse };
 
   const name = labelOf(callee, caller.sourceCode);
   const passedOperation = helper.operation ? args.nodes.get(pathKey(helper.operation)) : undefined;
