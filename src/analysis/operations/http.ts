@@ -263,15 +263,17 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
   }
 
   /**
-   * Whether every comparison of the method only chooses between two functions
+   * Whether every comparison of the method only chooses between two predicates that call nothing
    * (`const shouldRetry = method === 'GET' ? (r) => r.status >= 500 : (r) => r.status === 429`):
-   * the request sent is the same, only the predicate handed on differs.
+   * the request sent is the same, only the predicate handed on differs. A chosen function that
+   * calls something may run the retry or the request itself (`method === 'GET' ? withRetry : once`).
    */
   function picksFilterOnly(v: Variable): boolean {
     const found = comparisons(v);
+    const predicate = (n: Node) => isFunctionNode(unwrap(n)) && file.callsIn(unwrap(n)).next().done === true;
     return found.length > 0 && found.every((c) => {
       const p = c.parent;
-      return p?.type === T.ConditionalExpression && p.test === c && isFunctionNode(unwrap(p.consequent)) && isFunctionNode(unwrap(p.alternate));
+      return p?.type === T.ConditionalExpression && p.test === c && predicate(p.consequent) && predicate(p.alternate);
     });
   }
 
