@@ -34,6 +34,11 @@ export interface ClientErrorInclusion {
   /** e.g. `400`, `404`, `400-499` */
   readonly status: string;
   readonly node: Node;
+  /**
+   * Retried only where the deployment's configuration says so (`RETRY_404_ENABLED && s === 404`):
+   * the condition as written and the environment variables it reads.
+   */
+  readonly condition?: { readonly text: string; readonly reads: readonly string[] } | undefined;
 }
 
 export interface ErrorFilter {

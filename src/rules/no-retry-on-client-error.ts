@@ -4,7 +4,7 @@ import { clientErrorSuggestion, describeEdits, type Suggestion } from '../analys
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
-type MessageIds = 'retriesClientError' | 'retriesEverything' | 'unfilteredHttp' | 'stopOnClientErrors';
+type MessageIds = 'retriesClientError' | 'retriesClientErrorWhen' | 'retriesEverything' | 'unfilteredHttp' | 'stopOnClientErrors';
 
 export default createRule<Options, MessageIds>({
   name: 'no-retry-on-client-error',
@@ -20,6 +20,8 @@ export default createRule<Options, MessageIds>({
     messages: {
       retriesClientError:
         '{{label}} retries HTTP {{status}}, a client error that fails the same way on every attempt (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx{{noEdit}}.',
+      retriesClientErrorWhen:
+        '{{label}} retries HTTP {{status}} wherever the deployment sets `{{condition}}` (configuration read from {{reads}}), a client error that fails the same way on every attempt (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx, whatever the configuration{{noEdit}}.',
       retriesEverything:
         '{{label}} retries every failure, 4xx client errors included (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx{{noEdit}}.',
       unfilteredHttp:
@@ -48,7 +50,10 @@ export default createRule<Options, MessageIds>({
             });
           };
           for (const inclusion of filter.clientErrors) {
-            report(inclusion.node, 'retriesClientError', { label: site.label, status: inclusion.status });
+            if (inclusion.condition) {
+              const { text, reads } = inclusion.condition;
+              report(inclusion.node, 'retriesClientErrorWhen', { label: site.label, status: inclusion.status, condition: text, reads: reads.join(', ') });
+            } else report(inclusion.node, 'retriesClientError', { label: site.label, status: inclusion.status });
           }
           if (filter.clientErrors.length > 0) continue;
           if (filter.retriesEverything) {

@@ -284,3 +284,41 @@ export async function get(url) {
     },
   ],
 });
+
+// A 4xx a filter names on an accepting path whose only undecided condition is the deployment's
+// configuration (an environment read) is retried wherever that setting is on.
+const envFlag = `import pRetry from 'p-retry';\nexport const RETRY_404_ENABLED = process.env.RETRY_404 === 'true';\n`;
+const pRetryWith = (shouldRetry: string, head = `import pRetry from 'p-retry';\n`) => `${head}export const load = (fn) => pRetry(fn, { retries: 2, shouldRetry: ${shouldRetry} });`;
+run('no-retry-on-client-error (filters that depend on the deployment configuration)', rule, {
+  valid: [
+    // A flag that removes 404 from what is retried.
+    pRetryWith(`(e) => !(RETRY_404_ENABLED && e.status === 404) && e.status >= 500`, envFlag),
+    pRetryWith(`(e) => process.env.STRICT ? e.status >= 500 : e.status >= 500 || e.status === 408`),
+    // 404 named only to refuse it.
+    pRetryWith(`(e) => { if (e.status === 404) return false; return RETRY_404_ENABLED ? e.status >= 500 : e.status === 503; }`, envFlag),
+    // Conditions on something other than configuration stay unknown.
+    pRetryWith(`(e) => e.status >= 500 || (isLenient(e) && e.status === 404)`),
+    pRetryWith(`(e) => e.status >= 500 || (e.retry404 && e.status === 404)`),
+    // A guard that may leave first: the return is not reached for every failure.
+    pRetryWith(`(e) => { if (!isHttp(e)) return false; return RETRY_404_ENABLED && e.status === 404; }`, envFlag),
+  ],
+  invalid: [
+    {
+      code: pRetryWith(`(error) => {\n  const err = error as any;\n  return [408, 429].includes(err.status) || err.status >= 500 || (RETRY_404_ENABLED && err.status === 404);\n}`, envFlag),
+      errors: [{ messageId: 'retriesClientErrorWhen', line: 5, data: { label: 'pRetry()', status: '404', condition: 'RETRY_404_ENABLED', reads: 'process.env.RETRY_404', noEdit } }],
+    },
+    {
+      code: pRetryWith(`({ error }) => process.env.LENIENT === '1' ? error.status >= 500 || error.status === 409 : error.status >= 500`),
+      errors: [{ messageId: 'retriesClientErrorWhen', line: 2, data: { label: 'pRetry()', status: '409', condition: `process.env.LENIENT === '1'`, reads: 'process.env.LENIENT', noEdit } }],
+    },
+    {
+      code: pRetryWith(`(e) => import.meta.env.PROD ? e.status >= 500 : e.status >= 400`),
+      errors: [{ messageId: 'retriesClientErrorWhen', line: 2, data: { label: 'pRetry()', status: '400-499', condition: '!import.meta.env.PROD', reads: 'import.meta.env.PROD', noEdit } }],
+    },
+    // The same predicate with no condition: a 4xx p-retry's shouldRetry accepts outright.
+    {
+      code: pRetryWith(`({ error }) => error.status === 404 || error.status >= 500`),
+      errors: [{ messageId: 'retriesClientError', line: 2, data: { label: 'pRetry()', status: '404', noEdit } }],
+    },
+  ],
+});

@@ -13,6 +13,7 @@ import { UNKNOWN, isKnown, type Maybe, type StaticValue } from '../eval/values.j
 import { unwrap } from '../ast.js';
 import { RETRYABLE_CLIENT_ERRORS } from '../../shared/guide-limits.js';
 import { contains } from './shared.js';
+import { deploymentCondition, type DeploymentCondition } from '../deployment-config.js';
 
 /** 4xx that may succeed on a later attempt: a request timeout and rate limiting. */
 const RETRYABLE_4XX = RETRYABLE_CLIENT_ERRORS;
@@ -89,45 +90,98 @@ function isStatusAccess(node: Node): boolean {
  * 4xx that a retry predicate explicitly accepts: terms of its returned `||` chain such as
  * `error.response?.status === 404`, `[400, 409].includes(res.status)` or
  * `status >= 400 && status < 500`. Negations and anything else are left alone, so a predicate we
- * cannot read adds nothing.
+ * cannot read adds nothing. A term that also asks the deployment's configuration
+ * (`RETRY_404_ENABLED && status === 404`, or a `FLAG ? ... : ...` on it) accepts its 4xx
+ * wherever that setting is on: an inclusion with its condition, when the return it is in is
+ * reached for every failure (nothing before it can leave the function).
  */
 export function predicateClientErrors(fnNode: Node | undefined, ctx: AnalysisContext, policy: StatusPolicy): ClientErrorInclusion[] {
   const fn = functionOf(fnNode, ctx);
   if (!fn?.body) return [];
-  const returned: Node[] = [];
-  if (fn.body.type !== T.BlockStatement) returned.push(fn.body);
+  const returned: { node: Node; reached: boolean }[] = [];
+  if (fn.body.type !== T.BlockStatement) returned.push({ node: fn.body, reached: true });
   else {
-    for (const s of fn.body.body) if (s.type === T.ReturnStatement && s.argument) returned.push(s.argument);
+    let reached = true;
+    for (const s of fn.body.body) {
+      if (s.type === T.ReturnStatement && s.argument) returned.push({ node: s.argument, reached });
+      if (s.type !== T.VariableDeclaration) reached = false;
+    }
   }
   const out: ClientErrorInclusion[] = [];
-  const visit = (raw: Node) => {
+  const visit = (raw: Node, reached: boolean, conditions: readonly DeploymentCondition[]) => {
     const e = unwrap(raw);
     if (e.type === T.LogicalExpression && e.operator === '||') {
-      visit(e.left);
-      visit(e.right);
+      visit(e.left, reached, conditions);
+      visit(e.right, reached, conditions);
       return;
     }
-    const range = statusRange(e, ctx);
-    if (range) {
-      const text = clientErrorRange(range[0], range[1], policy);
-      if (text) out.push({ status: text, node: e });
+    if (e.type === T.ConditionalExpression && reached) {
+      const test = deploymentCondition(e.test, ctx);
+      if (!test) return;
+      visit(e.consequent, reached, [...conditions, test]);
+      visit(e.alternate, reached, [...conditions, negated(test)]);
       return;
     }
-    // [400, 404].includes(x.status)
-    if (e.type === T.CallExpression && e.arguments.length === 1 && isStatusAccess(e.arguments[0]!)) {
-      const callee = unwrap(e.callee);
-      if (callee.type !== T.MemberExpression || callee.computed || callee.property.type !== T.Identifier || callee.property.name !== 'includes') return;
-      const list = ctx.evaluator.resolve(callee.object);
-      if (list.type !== T.ArrayExpression) return;
-      for (const el of list.elements) {
-        if (!el || el.type === T.SpreadElement) continue;
-        const v = ctx.evaluator.evaluate(el);
-        if (typeof v === 'number' && isClientError(v, policy)) out.push({ status: String(v), node: el });
-      }
+    const terms = statusTerms(e, ctx, policy);
+    if (terms) {
+      for (const t of terms) out.push(conditions.length ? { ...t, condition: joined(conditions) } : t);
+      return;
     }
+    if (!reached || e.type !== T.LogicalExpression || e.operator !== '&&') return;
+    // `FLAG && status === 404`: configuration conjuncts beside one status test.
+    const conjuncts = andChain(e);
+    const tests = conjuncts.filter((c) => statusTerms(c, ctx, policy) !== undefined);
+    const rest = conjuncts.filter((c) => !tests.includes(c)).map((c) => deploymentCondition(c, ctx));
+    if (tests.length === 0 || rest.length === 0 || rest.some((c) => !c)) return;
+    const condition = joined([...conditions, ...(rest as DeploymentCondition[])]);
+    if (tests.length === 1) {
+      for (const t of statusTerms(tests[0]!, ctx, policy)!) out.push({ ...t, condition });
+      return;
+    }
+    // Several range tests (`FLAG && s >= 400 && s < 500`): what they accept together.
+    const ranges = tests.map((t) => statusRange(t, ctx));
+    if (ranges.some((r) => !r)) return;
+    const lo = Math.max(...ranges.map((r) => r![0]));
+    const hi = Math.min(...ranges.map((r) => r![1]));
+    const text = lo <= hi ? clientErrorRange(lo, hi, policy) : undefined;
+    if (text) out.push({ status: text, node: tests[0]!, condition });
   };
-  for (const r of returned) visit(r);
+  for (const r of returned) visit(r.node, r.reached, []);
   return out;
+}
+
+/** The 4xx one status test accepts (`s === 404`, `s >= 400 && s < 500`, `[400, 409].includes(x.status)`); undefined when `e` is no status test. */
+function statusTerms(e: Node, ctx: AnalysisContext, policy: StatusPolicy): ClientErrorInclusion[] | undefined {
+  const range = statusRange(e, ctx);
+  if (range) {
+    const text = clientErrorRange(range[0], range[1], policy);
+    return text ? [{ status: text, node: e }] : [];
+  }
+  if (e.type !== T.CallExpression || e.arguments.length !== 1 || !isStatusAccess(e.arguments[0]!)) return undefined;
+  const callee = unwrap(e.callee);
+  if (callee.type !== T.MemberExpression || callee.computed || callee.property.type !== T.Identifier || callee.property.name !== 'includes') return undefined;
+  const list = ctx.evaluator.resolve(callee.object);
+  if (list.type !== T.ArrayExpression) return undefined;
+  const out: ClientErrorInclusion[] = [];
+  for (const el of list.elements) {
+    if (!el || el.type === T.SpreadElement) continue;
+    const v = ctx.evaluator.evaluate(el);
+    if (typeof v === 'number' && isClientError(v, policy)) out.push({ status: String(v), node: el });
+  }
+  return out;
+}
+
+function andChain(raw: Node): Node[] {
+  const e = unwrap(raw);
+  return e.type === T.LogicalExpression && e.operator === '&&' ? [...andChain(e.left), ...andChain(e.right)] : [e];
+}
+
+function negated(c: DeploymentCondition): DeploymentCondition {
+  return { text: /^[\w$.]+$/.test(c.text) ? `!${c.text}` : `!(${c.text})`, reads: c.reads };
+}
+
+function joined(conditions: readonly DeploymentCondition[]): DeploymentCondition {
+  return { text: conditions.map((c) => c.text).join(' && '), reads: [...new Set(conditions.flatMap((c) => c.reads))] };
 }
 
 /** `s === 404` → [404, 404]; `s >= 400` → [400, ∞]; `s >= 400 && s < 500` → [400, 499]. */

@@ -3,6 +3,7 @@ import { argument, callOf, functionOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import { retryableErrorArrow } from '../fix-filters.js';
 import type { HttpCall } from '../operations/types.js';
+import { predicateClientErrors } from './http-shared.js';
 import type { AnalysisContext } from '../library.js';
 import { nodeRetryCall, type Migration } from '../fix-migrate.js';
 import type { Node, OptionEdit, RetrySite } from '../model.js';
@@ -13,7 +14,8 @@ import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, opti
 /**
  * p-retry: `pRetry(fn, {retries})`, `makeRetriable(fn, opts)`; retries default 10, no jitter. The
  * retried function stops the retry by throwing `AbortError`: what it throws at each status is read
- * (hand-written/abort-filter.ts) when nothing else decides (`shouldRetry`, `onFailedAttempt`).
+ * (hand-written/abort-filter.ts) when nothing else decides (`shouldRetry`, `onFailedAttempt`). A
+ * `shouldRetry` is read as the HTTP clients' predicates are: the 4xx its returned terms accept.
  */
 export const pRetry: LibraryDescriptor = {
   id: 'p-retry',
@@ -50,7 +52,7 @@ export const pRetry: LibraryDescriptor = {
         node: call,
         reportNode: use.expression,
         ...read,
-        errorFilter: abortRead ?? (filtered ? customFilter(shouldRetry.property) : NO_FILTER),
+        errorFilter: abortRead ?? (filtered ? { ...customFilter(shouldRetry.property), clientErrors: predicate ? predicateClientErrors(shouldRetry.valueNode, ctx, {}) : [] } : NO_FILTER),
         operation,
         options: optionsTarget(view, call, 1),
       }));

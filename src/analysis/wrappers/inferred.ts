@@ -445,7 +445,7 @@ export function wrapperCallSite(
   const errorFilter: ErrorFilter = filterOwned
     ? {
       kind: at.errorFilter.kind,
-      clientErrors: at.errorFilter.clientErrors.map((c): ClientErrorInclusion => ({ status: c.status, node: filterNode ?? callee })),
+      clientErrors: at.errorFilter.clientErrors.map((c): ClientErrorInclusion => ({ status: c.status, node: filterNode ?? callee, condition: c.condition })),
       retriesEverything: at.errorFilter.retriesEverything ? filterNode ?? callee : undefined,
       node: filterNode,
       retriesNoResponse: at.errorFilter.retriesNoResponse,
