@@ -15,7 +15,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
-import type { AnalysisContext } from '../library.js';
+import { functionOf, type AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
 import { contains, labelOf, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
 import type { Env } from '../eval/environment.js';
@@ -442,7 +442,7 @@ export function wrapperCallSite(
 
   const delay: DelaySchedule = { ...at.delay, node: delayNode };
   // Filter findings written in the helper stay there; a call that passes its own list owns its entries.
-  const errorFilter: ErrorFilter = filterOwned
+  const read: ErrorFilter = filterOwned
     ? {
       kind: at.errorFilter.kind,
       clientErrors: at.errorFilter.clientErrors.map((c): ClientErrorInclusion => ({ status: c.status, node: filterNode ?? callee, condition: c.condition })),
@@ -450,7 +450,14 @@ export function wrapperCallSite(
       node: filterNode,
       retriesNoResponse: at.errorFilter.retriesNoResponse,
     }
+<<<<<<< HEAD
     : { kind: at.errorFilter.kind, clientErrors: [], retriesNoResponse: at.errorFilter.retriesNoResponse };
+=======
+    : { kind: at.errorFilter.kind, clientErrors: [] };
+  // Functions never cross files: one the call passes from another file (an `onFailedAttempt` that
+  // throws on 4xx) is unknown inside the helper, which may call it to decide what is retried.
+  const errorFilter: ErrorFilter = read.kind === 'none' && caller !== helper.ctx && passesFunction(args, helper, caller) ? { kind: 'custom', clientErrors: [] } : read;
+>>>>>>> fdd7dd7 (Inferred helpers of another file: a call that hands the helper a function other than its operation (an onFailedAttempt that may throw on 4xx) has an unknown filter there, not no filter, since functions never cross files; fixes unfiltered reports of pRetry from a vendored copy with a filtering onFailedAttempt or shouldRetry. Realworld unchanged (no recall lost); langchain note says what reading its filter needs)
 
   const name = labelOf(callee, caller.sourceCode);
   const passedOperation = helper.operation ? args.nodes.get(pathKey(helper.operation)) : undefined;
@@ -471,6 +478,18 @@ export function wrapperCallSite(
     clientLevel: false,
     fromHelper,
   };
+}
+
+/** Whether the call passes a function other than the operation (positionally or as an option). */
+function passesFunction(args: ReadArguments, helper: WrapperHelper, caller: AnalysisContext): boolean {
+  const operation = helper.operation ? pathKey(helper.operation) : undefined;
+  for (const [key, node] of args.nodes) {
+    if (key === operation) continue;
+    const value = valueAt(node);
+    if (value.type === T.ObjectExpression) continue;
+    if (value.type === T.ArrowFunctionExpression || value.type === T.FunctionExpression || functionOf(value, caller)) return true;
+  }
+  return false;
 }
 
 /** A Property stands for its value when it is the operation (`withRetry({ task: () => ... })`). */
