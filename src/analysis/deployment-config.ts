@@ -21,10 +21,22 @@ export interface DeploymentCondition {
   readonly reads: readonly string[];
 }
 
-/** Calls that keep a value's dependence on configuration (and nothing else). */
-const GLOBAL_CONVERSIONS = new Set(['Boolean', 'String', 'Number', 'parseInt', 'parseFloat']);
-const STRING_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim']);
 const COMPARISONS = new Set(['===', '!==', '==', '!=']);
+/** String methods on a setting, and whether a literal can be their result. */
+const STRING_METHODS: Readonly<Record<string, (s: string) => boolean>> = {
+  toLowerCase: (v) => v === v.toLowerCase(),
+  toUpperCase: (v) => v === v.toUpperCase(),
+  trim: (v) => v === v.trim(),
+};
+
+/** What a condition on configuration can be: true in some configuration, false in some, and the settings it reads. */
+interface Possible {
+  readonly canBeTrue: boolean;
+  readonly canBeFalse: boolean;
+  readonly reads: ReadonlySet<string>;
+}
+
+const constant = (v: boolean): Possible => ({ canBeTrue: v, canBeFalse: !v, reads: new Set() });
 
 /** A name the file declares (not the global of that name). */
 function declared(id: TSESTree.Identifier, ctx: AnalysisContext): boolean {
@@ -44,55 +56,89 @@ function environmentRead(node: Node, ctx: AnalysisContext): string | undefined {
   return isProcess || isImportMeta ? `${isProcess ? 'process' : 'import.meta'}.env.${name}` : undefined;
 }
 
-/**
- * The configuration reads `node` is built from, or undefined when it reads anything else:
- * literals, comparisons, `!`, `&&`/`||`/`??`, conversions and consts of the file set from them.
- */
-function configurationReads(raw: Node, ctx: AnalysisContext, reads: Set<string>, depth: number): boolean {
-  if (depth > 8) return false;
-  const node = unwrap(raw);
-  const read = environmentRead(node, ctx);
-  if (read) {
-    reads.add(read);
-    return true;
+/** A const of the file, followed to its initialiser. */
+function followed(raw: Node, ctx: AnalysisContext, depth: number): Node {
+  let node = unwrap(raw);
+  for (let i = 0; i < 4 && node.type === T.Identifier && depth + i < 8; i++) {
+    const init = constInitializer(ctx.evaluator.variableOf(node));
+    if (!init) break;
+    node = unwrap(init);
   }
+  return node;
+}
+
+/**
+ * A setting as a string to compare (`process.env.MODE`, `process.env.MODE?.toLowerCase()`):
+ * its read, and whether a literal can be its value; undefined for anything else.
+ */
+function settingValue(raw: Node, ctx: AnalysisContext, depth: number): { read: string; accepts: (literal: string) => boolean } | undefined {
+  const node = followed(raw, ctx, depth);
+  const read = environmentRead(node, ctx);
+  if (read) return { read, accepts: () => true };
+  if (node.type !== T.CallExpression || node.arguments.length > 0) return undefined;
+  const callee = unwrap(node.callee);
+  const method = callee.type === T.MemberExpression ? STRING_METHODS[memberName(callee) ?? ''] : undefined;
+  if (!method || callee.type !== T.MemberExpression) return undefined;
+  const inner = settingValue(callee.object, ctx, depth + 1);
+  return inner && { read: inner.read, accepts: (v) => method(v) && inner.accepts(v) };
+}
+
+/**
+ * Which ways a condition built from settings can go: a setting's truthiness, its comparison with a
+ * string literal, `!`, `&&`/`||` over different settings, `Boolean(...)`, and consts of the file
+ * set from them; literals and what the evaluator decides are constants. Undefined when it reads
+ * anything else, or asks one setting twice (`X === 'a' && X === 'b'` can never hold).
+ */
+function possible(raw: Node, ctx: AnalysisContext, depth: number): Possible | undefined {
+  if (depth > 8) return undefined;
+  const node = followed(raw, ctx, depth);
+  const known = truth(ctx.evaluator.evaluate(node));
+  if (known !== UNKNOWN) return constant(known);
+  const read = environmentRead(node, ctx);
+  if (read) return { canBeTrue: true, canBeFalse: true, reads: new Set([read]) };
   switch (node.type) {
-    case T.Literal:
-      return true;
-    case T.Identifier: {
-      if (node.name === 'undefined') return true;
-      const init = constInitializer(ctx.evaluator.variableOf(node));
-      return !!init && configurationReads(init, ctx, reads, depth + 1);
+    case T.UnaryExpression: {
+      const inner = node.operator === '!' ? possible(node.argument, ctx, depth + 1) : undefined;
+      return inner && { canBeTrue: inner.canBeFalse, canBeFalse: inner.canBeTrue, reads: inner.reads };
     }
-    case T.UnaryExpression:
-      return node.operator === '!' && configurationReads(node.argument, ctx, reads, depth + 1);
-    case T.BinaryExpression:
-      return COMPARISONS.has(node.operator) && node.left.type !== T.PrivateIdentifier &&
-        configurationReads(node.left, ctx, reads, depth + 1) && configurationReads(node.right, ctx, reads, depth + 1);
-    case T.LogicalExpression:
-      return configurationReads(node.left, ctx, reads, depth + 1) && configurationReads(node.right, ctx, reads, depth + 1);
+    case T.BinaryExpression: {
+      if (!COMPARISONS.has(node.operator) || node.left.type === T.PrivateIdentifier) return undefined;
+      const [setting, other] = settingValue(node.left, ctx, depth + 1) ? [node.left, node.right] : [node.right, node.left];
+      const value = settingValue(setting, ctx, depth + 1);
+      const literal = ctx.evaluator.evaluate(other);
+      if (!value || (typeof literal !== 'string' && literal !== undefined && literal !== null)) return undefined;
+      // A setting may be unset, or any string the method can give.
+      const equal = literal === undefined || literal === null || value.accepts(literal);
+      const negated = node.operator === '!==' || node.operator === '!=';
+      return { canBeTrue: negated || equal, canBeFalse: !negated || equal, reads: new Set([value.read]) };
+    }
+    case T.LogicalExpression: {
+      if (node.operator === '??') return undefined;
+      const a = possible(node.left, ctx, depth + 1);
+      const b = possible(node.right, ctx, depth + 1);
+      if (!a || !b || [...a.reads].some((r) => b.reads.has(r))) return undefined;
+      const reads = new Set([...a.reads, ...b.reads]);
+      return node.operator === '&&'
+        ? { canBeTrue: a.canBeTrue && b.canBeTrue, canBeFalse: a.canBeFalse || b.canBeFalse, reads }
+        : { canBeTrue: a.canBeTrue || b.canBeTrue, canBeFalse: a.canBeFalse && b.canBeFalse, reads };
+    }
     case T.CallExpression: {
       const callee = unwrap(node.callee);
-      if (callee.type === T.Identifier && GLOBAL_CONVERSIONS.has(callee.name) && !declared(callee, ctx)) {
-        return node.arguments.every((a) => a.type !== T.SpreadElement && configurationReads(a, ctx, reads, depth + 1));
-      }
-      if (callee.type === T.MemberExpression && STRING_METHODS.has(memberName(callee) ?? '') && node.arguments.length === 0) {
-        return configurationReads(callee.object, ctx, reads, depth + 1);
-      }
-      return false;
+      const only = node.arguments.length === 1 ? node.arguments[0]! : undefined;
+      if (callee.type !== T.Identifier || callee.name !== 'Boolean' || declared(callee, ctx) || !only || only.type === T.SpreadElement) return undefined;
+      return possible(only, ctx, depth + 1);
     }
     default:
-      return false;
+      return undefined;
   }
 }
 
 /**
  * `node` as a condition on the deployment's configuration: it reads at least one environment
- * variable, nothing but configuration, and its truth is not known from the code.
+ * variable and nothing but configuration, and some configuration makes it true, some false.
  */
 export function deploymentCondition(node: Node, ctx: AnalysisContext): DeploymentCondition | undefined {
-  const reads = new Set<string>();
-  if (!configurationReads(node, ctx, reads, 0) || reads.size === 0) return undefined;
-  if (truth(ctx.evaluator.evaluate(node)) !== UNKNOWN) return undefined;
-  return { text: ctx.sourceCode.getText(node), reads: [...reads] };
+  const p = possible(node, ctx, 0);
+  if (!p || p.reads.size === 0 || !p.canBeTrue || !p.canBeFalse) return undefined;
+  return { text: ctx.sourceCode.getText(node), reads: [...p.reads] };
 }

@@ -299,6 +299,12 @@ run('no-retry-on-client-error (filters that depend on the deployment configurati
     // Conditions on something other than configuration stay unknown.
     pRetryWith(`(e) => e.status >= 500 || (isLenient(e) && e.status === 404)`),
     pRetryWith(`(e) => e.status >= 500 || (e.retry404 && e.status === 404)`),
+    pRetryWith(`(e) => e.status >= 500 || (RETRY_404 && e.status === 404)`, `import pRetry from 'p-retry';\nimport { RETRY_404 } from './flags';\n`),
+    // A flag the code itself decides is no configuration: a false one leaves nothing retried.
+    pRetryWith(`(e) => e.status >= 500 || (OFF && e.status === 404)`, `import pRetry from 'p-retry';\nconst OFF = process.env.X === 'y' && false;\n`),
+    // A setting compared in a way no value can meet.
+    pRetryWith(`(e) => e.status >= 500 || (process.env.MODE?.toLowerCase() === 'LENIENT' && e.status === 404)`),
+    pRetryWith(`(e) => e.status >= 500 || (process.env.MODE === 'a' && process.env.MODE === 'b' && e.status === 404)`),
     // A guard that may leave first: the return is not reached for every failure.
     pRetryWith(`(e) => { if (!isHttp(e)) return false; return RETRY_404_ENABLED && e.status === 404; }`, envFlag),
   ],
@@ -314,6 +320,10 @@ run('no-retry-on-client-error (filters that depend on the deployment configurati
     {
       code: pRetryWith(`(e) => import.meta.env.PROD ? e.status >= 500 : e.status >= 400`),
       errors: [{ messageId: 'retriesClientErrorWhen', line: 2, data: { label: 'pRetry()', status: '400-499', condition: '!import.meta.env.PROD', reads: 'import.meta.env.PROD', noEdit } }],
+    },
+    {
+      code: pRetryWith(`(e) => e.status >= 500 || (process.env.MODE?.toLowerCase() === 'lenient' && Boolean(process.env.RETRY_4XX) && e.status === 422)`),
+      errors: [{ messageId: 'retriesClientErrorWhen', line: 2, data: { label: 'pRetry()', status: '422', condition: `process.env.MODE?.toLowerCase() === 'lenient' && Boolean(process.env.RETRY_4XX)`, reads: 'process.env.MODE, process.env.RETRY_4XX', noEdit } }],
     },
     // The same predicate with no condition: a 4xx p-retry's shouldRetry accepts outright.
     {

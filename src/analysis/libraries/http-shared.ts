@@ -124,7 +124,8 @@ export function predicateClientErrors(fnNode: Node | undefined, ctx: AnalysisCon
     }
     const terms = statusTerms(e, ctx, policy);
     if (terms) {
-      for (const t of terms) out.push(conditions.length ? { ...t, condition: joined(conditions) } : t);
+      const condition = conditions.length ? joined(conditions) : undefined;
+      if (conditions.length === 0 || condition) for (const t of terms) out.push(condition ? { ...t, condition } : t);
       return;
     }
     if (!reached || e.type !== T.LogicalExpression || e.operator !== '&&') return;
@@ -134,6 +135,7 @@ export function predicateClientErrors(fnNode: Node | undefined, ctx: AnalysisCon
     const rest = conjuncts.filter((c) => !tests.includes(c)).map((c) => deploymentCondition(c, ctx));
     if (tests.length === 0 || rest.length === 0 || rest.some((c) => !c)) return;
     const condition = joined([...conditions, ...(rest as DeploymentCondition[])]);
+    if (!condition) return;
     if (tests.length === 1) {
       for (const t of statusTerms(tests[0]!, ctx, policy)!) out.push({ ...t, condition });
       return;
@@ -180,8 +182,11 @@ function negated(c: DeploymentCondition): DeploymentCondition {
   return { text: /^[\w$.]+$/.test(c.text) ? `!${c.text}` : `!(${c.text})`, reads: c.reads };
 }
 
-function joined(conditions: readonly DeploymentCondition[]): DeploymentCondition {
-  return { text: conditions.map((c) => c.text).join(' && '), reads: [...new Set(conditions.flatMap((c) => c.reads))] };
+/** Conditions that must all hold: undefined when two ask the same setting (together they may never hold). */
+function joined(conditions: readonly DeploymentCondition[]): DeploymentCondition | undefined {
+  const reads = conditions.flatMap((c) => c.reads);
+  if (new Set(reads).size !== reads.length) return undefined;
+  return { text: conditions.map((c) => c.text).join(' && '), reads };
 }
 
 /** `s === 404` → [404, 404]; `s >= 400` → [400, ∞]; `s >= 400 && s < 500` → [400, 499]. */
