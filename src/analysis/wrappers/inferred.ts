@@ -450,14 +450,10 @@ export function wrapperCallSite(
       node: filterNode,
       retriesNoResponse: at.errorFilter.retriesNoResponse,
     }
-<<<<<<< HEAD
     : { kind: at.errorFilter.kind, clientErrors: [], retriesNoResponse: at.errorFilter.retriesNoResponse };
-=======
-    : { kind: at.errorFilter.kind, clientErrors: [] };
   // Functions never cross files: one the call passes from another file (an `onFailedAttempt` that
   // throws on 4xx) is unknown inside the helper, which may call it to decide what is retried.
   const errorFilter: ErrorFilter = read.kind === 'none' && caller !== helper.ctx && passesFunction(args, helper, caller) ? { kind: 'custom', clientErrors: [] } : read;
->>>>>>> fdd7dd7 (Inferred helpers of another file: a call that hands the helper a function other than its operation (an onFailedAttempt that may throw on 4xx) has an unknown filter there, not no filter, since functions never cross files; fixes unfiltered reports of pRetry from a vendored copy with a filtering onFailedAttempt or shouldRetry. Realworld unchanged (no recall lost); langchain note says what reading its filter needs)
 
   const name = labelOf(callee, caller.sourceCode);
   const passedOperation = helper.operation ? args.nodes.get(pathKey(helper.operation)) : undefined;
