@@ -226,6 +226,27 @@ export function walk(root: Node, visit: (n: Node) => void, options: WalkOptions 
   }
 }
 
+/** Where an environment variable is read from: `process.env` (Node) or `import.meta.env` (Vite and the like). */
+export type EnvironmentSource = 'process' | 'import.meta';
+
+/**
+ * `process.env.X`, `process.env['X']` or `import.meta.env.X`: where it is read from and the
+ * variable's name; undefined for anything else, or when `process` names a binding of the file
+ * (`shadowed` says whether it does).
+ */
+export function environmentRead(raw: Node, shadowed: (id: TSESTree.Identifier) => boolean): { readonly source: EnvironmentSource; readonly name: string } | undefined {
+  const node = unwrap(raw);
+  if (node.type !== T.MemberExpression) return undefined;
+  const name = memberName(node) ?? (node.computed && node.property.type === T.Literal && typeof node.property.value === 'string' ? node.property.value : undefined);
+  if (name === undefined) return undefined;
+  const env = unwrap(node.object);
+  if (memberName(env) !== 'env' || env.type !== T.MemberExpression) return undefined;
+  const root = unwrap(env.object);
+  if (root.type === T.Identifier && root.name === 'process' && !shadowed(root)) return { source: 'process', name };
+  if (root.type === T.MetaProperty && root.meta.name === 'import' && root.property.name === 'meta') return { source: 'import.meta', name };
+  return undefined;
+}
+
 /**
  * Whether code inside `fn` looks at a request's `method` (`req.method === 'GET'`,
  * `config.method`), read from the file's member expressions; `init.method = ...` sets the method

@@ -7,7 +7,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, memberName, unwrap } from './ast.js';
+import { constInitializer, environmentRead, memberName, unwrap } from './ast.js';
 import { UNKNOWN, truth } from './eval/values.js';
 import type { AnalysisContext } from './library.js';
 
@@ -38,22 +38,10 @@ interface Possible {
 
 const constant = (v: boolean): Possible => ({ canBeTrue: v, canBeFalse: !v, reads: new Set() });
 
-/** A name the file declares (not the global of that name). */
-function declared(id: TSESTree.Identifier, ctx: AnalysisContext): boolean {
-  return !!ctx.evaluator.variableOf(id)?.defs.length;
-}
-
 /** `process.env.X` / `process.env['X']` / `import.meta.env.X`, as the text of the read; undefined otherwise. */
-function environmentRead(node: Node, ctx: AnalysisContext): string | undefined {
-  if (node.type !== T.MemberExpression) return undefined;
-  const name = memberName(node) ?? (node.computed && node.property.type === T.Literal && typeof node.property.value === 'string' ? node.property.value : undefined);
-  if (name === undefined) return undefined;
-  const env = unwrap(node.object);
-  if (env.type !== T.MemberExpression || memberName(env) !== 'env') return undefined;
-  const root = unwrap(env.object);
-  const isProcess = root.type === T.Identifier && root.name === 'process' && !declared(root, ctx);
-  const isImportMeta = root.type === T.MetaProperty && root.meta.name === 'import' && root.property.name === 'meta';
-  return isProcess || isImportMeta ? `${isProcess ? 'process' : 'import.meta'}.env.${name}` : undefined;
+function settingRead(node: Node, ctx: AnalysisContext): string | undefined {
+  const read = environmentRead(node, (id) => ctx.evaluator.shadowed(id));
+  return read && `${read.source}.env.${read.name}`;
 }
 
 /** A const of the file, followed to its initialiser. */
@@ -73,7 +61,7 @@ function followed(raw: Node, ctx: AnalysisContext, depth: number): Node {
  */
 function settingValue(raw: Node, ctx: AnalysisContext, depth: number): { read: string; accepts: (literal: string) => boolean } | undefined {
   const node = followed(raw, ctx, depth);
-  const read = environmentRead(node, ctx);
+  const read = settingRead(node, ctx);
   if (read) return { read, accepts: () => true };
   if (node.type !== T.CallExpression || node.arguments.length > 0) return undefined;
   const callee = unwrap(node.callee);
@@ -94,7 +82,7 @@ function possible(raw: Node, ctx: AnalysisContext, depth: number): Possible | un
   const node = followed(raw, ctx, depth);
   const known = truth(ctx.evaluator.evaluate(node));
   if (known !== UNKNOWN) return constant(known);
-  const read = environmentRead(node, ctx);
+  const read = settingRead(node, ctx);
   if (read) return { canBeTrue: true, canBeFalse: true, reads: new Set([read]) };
   switch (node.type) {
     case T.UnaryExpression: {
@@ -125,7 +113,7 @@ function possible(raw: Node, ctx: AnalysisContext, depth: number): Possible | un
     case T.CallExpression: {
       const callee = unwrap(node.callee);
       const only = node.arguments.length === 1 ? node.arguments[0]! : undefined;
-      if (callee.type !== T.Identifier || callee.name !== 'Boolean' || declared(callee, ctx) || !only || only.type === T.SpreadElement) return undefined;
+      if (callee.type !== T.Identifier || callee.name !== 'Boolean' || ctx.evaluator.shadowed(callee) || !only || only.type === T.SpreadElement) return undefined;
       return possible(only, ctx, depth + 1);
     }
     default:

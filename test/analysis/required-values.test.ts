@@ -37,11 +37,13 @@ const RETRY_DEFAULT = isTestMode ? require('./defaults.test') : require('./defau
   });
 
   it('reads the test-mode check either way round, and a test runner flag as unset', () => {
-    const at = project({ 'retry/defaults.js': DEFAULTS, 'retry/defaults.test.js': TEST_DEFAULTS, 'retry/a.js': '', 'retry/b.js': '' });
+    const at = project({ 'retry/defaults.js': DEFAULTS, 'retry/defaults.test.js': TEST_DEFAULTS, 'retry/a.js': '', 'retry/b.js': '', 'retry/f.js': '' });
     const flipped = retryWith(`const RETRY_DEFAULT = 'test' !== process.env.NODE_ENV ? require('./defaults') : require('./defaults.test')`);
     expect(attemptsFindings(lintAt(flipped, at('retry/a.js'), 'commonjs'))).toEqual(['5 max-retry-attempts']);
     const jest = retryWith(`const RETRY_DEFAULT = process.env.JEST_WORKER_ID ? require('./defaults.test') : require('./defaults')`);
     expect(attemptsFindings(lintAt(jest, at('retry/b.js'), 'commonjs'))).toEqual(['5 max-retry-attempts']);
+    const bracket = retryWith(`const RETRY_DEFAULT = process.env['NODE_ENV'] === 'test' ? require('./defaults.test') : require('./defaults')`);
+    expect(attemptsFindings(lintAt(bracket, at('retry/f.js'), 'commonjs'))).toEqual(['5 max-retry-attempts']);
   });
 
   it('stays unknown where another environment variable picks, or the required file is no object of the project', () => {

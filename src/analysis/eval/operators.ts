@@ -6,7 +6,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { propertyKey, unwrap } from '../ast.js';
+import { environmentRead, unwrap } from '../ast.js';
 import { numericBinary, parseNumber } from './builtins.js';
 import type { Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
@@ -96,14 +96,9 @@ function randomBetween(ev: Evaluator, node: TSESTree.BinaryExpression, env: Env,
 }
 
 /** `process.env.X` (or `process.env['X']`) with the global `process`: the variable's name. */
-function envVariable(ev: Evaluator, raw: Node): string | undefined {
-  const n = unwrap(raw);
-  if (n.type !== T.MemberExpression) return undefined;
-  const env = unwrap(n.object);
-  if (env.type !== T.MemberExpression || env.computed || env.property.type !== T.Identifier || env.property.name !== 'env') return undefined;
-  const proc = unwrap(env.object);
-  if (proc.type !== T.Identifier || proc.name !== 'process' || ev.shadowed(proc)) return undefined;
-  return propertyKey(n, () => undefined);
+function envVariable(ev: Evaluator, node: Node): string | undefined {
+  const read = environmentRead(node, (id) => ev.shadowed(id));
+  return read?.source === 'process' ? read.name : undefined;
 }
 
 /** `process.env.NODE_ENV === 'test'` (either side): a test-mode check, false in production. */
