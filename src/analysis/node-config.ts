@@ -15,6 +15,9 @@
  * import reads as it did before (unknown). Nothing here throws.
  *
  * Directory reads are cached by path, checked again (a stat per file) when older than FRESH_MS.
+ * Whether a package's tsconfig makes `config` its own module is read once per package folder for
+ * the life of the process, as resolveImport keeps a path alias's resolution (clearNodeConfigCache
+ * forgets it).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,12 +49,15 @@ interface DirEntry {
 
 const MAX_DIRS = 200;
 const dirs = new Map<string, DirEntry>();
-const packages = new Map<string, { checkedAt: number; mtimeMs: number; uses: boolean }>();
+const packages = new Map<string, { mtimeMs: number; uses: boolean }>();
+/** ownConfigModule by package folder, for the life of the process as tsconfig-paths keeps its configs. */
+const ownModules = new Map<string, boolean>();
 
 /** For tests and long-running editors. */
 export function clearNodeConfigCache(): void {
   dirs.clear();
   packages.clear();
+  ownModules.clear();
 }
 
 /**
@@ -125,6 +131,15 @@ const OWN_MODULE = ['config.ts', 'config.tsx', 'config.js', 'config.mjs', 'confi
  * project (`src/config.ts`): the compiler, and a runtime with tsconfig-paths, import that instead.
  */
 function ownConfigModule(pkgDir: string): boolean {
+  const known = ownModules.get(pkgDir);
+  if (known !== undefined) return known;
+  const own = readsOwnConfigModule(pkgDir);
+  if (ownModules.size >= MAX_DIRS) ownModules.delete(ownModules.keys().next().value!);
+  ownModules.set(pkgDir, own);
+  return own;
+}
+
+function readsOwnConfigModule(pkgDir: string): boolean {
   for (const name of ['tsconfig.json', 'jsconfig.json']) {
     let text: string;
     try {
@@ -155,7 +170,6 @@ function packageDir(start: string): string | undefined {
 }
 
 function usesNodeConfig(manifest: string, mtimeMs: number): boolean {
-  const now = performance.now();
   const hit = packages.get(manifest);
   if (hit && hit.mtimeMs === mtimeMs) return hit.uses;
   let uses = false;
@@ -168,7 +182,7 @@ function usesNodeConfig(manifest: string, mtimeMs: number): boolean {
     uses = false;
   }
   if (packages.size >= MAX_DIRS) packages.delete(packages.keys().next().value!);
-  packages.set(manifest, { checkedAt: now, mtimeMs, uses });
+  packages.set(manifest, { mtimeMs, uses });
   return uses;
 }
 
