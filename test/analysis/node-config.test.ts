@@ -124,6 +124,15 @@ describe('node-config values', () => {
       'src/a.ts': '',
     });
     expect(lint(loop(`import config from 'config';`, `config.get('retry.attempts')`), at('src/a.ts'))).toEqual([]);
+    // The same through a tsconfig path alias, with no baseUrl.
+    const aliased = project({
+      'package.json': PACKAGE,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { paths: { config: ['./src/settings.ts'] } } }),
+      'config/default.yaml': DEFAULT_YAML,
+      'src/settings.ts': 'export default { get: (k: string) => 2 };',
+      'src/a.ts': '',
+    });
+    expect(lint(loop(`import config from 'config';`, `config.get('retry.attempts')`), aliased('src/a.ts'))).toEqual([]);
   });
 
   it('sees an override written after a first read (an editor session)', async () => {

@@ -90,8 +90,20 @@ import * as policy from './policy';
 import { RETRY } from 'some-package';
 export const load = (url: string) => pRetry(() => fetch(url), { retries: policy.RETRY.retries });
 export const again = (url: string) => pRetry(() => fetch(url), { retries: RETRY.retries });
+// A namespace is not the default export: it has no member \`retries\`.
+export const third = (url: string) => pRetry(() => fetch(url), { retries: policy.retries });
 `;
     expect(attemptsFindings(lintAt(unknown, at('src/other.ts')))).toEqual([]);
+  });
+
+  it('hands an array over as data (the statuses a fetch-retry policy lists)', () => {
+    const at = project({ 'src/policy.ts': 'export const POLICY = { retries: 2, retryOn: [404, 503] };\n', 'src/use.ts': '' });
+    const code = `
+import fetchBuilder from 'fetch-retry';
+import { POLICY } from './policy';
+export const f = fetchBuilder(fetch, { retries: POLICY.retries, retryDelay: (n: number) => 2 ** n * 1000, retryOn: POLICY.retryOn });
+`;
+    expect(lintAt(code, at('src/use.ts'))).toContain('4 no-retry-on-client-error');
   });
 });
 
