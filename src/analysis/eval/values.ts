@@ -153,11 +153,6 @@ export function continuousRange(lo: number, hi: number): number | Interval {
   return { lo, hi, continuous: true };
 }
 
-/** Whether a value is a continuous random range (`continuousRange`). */
-export function isContinuous(v: unknown): boolean {
-  return isInterval(v) && v.continuous === true;
-}
-
 /** A number as a (degenerate) interval; undefined for anything else. */
 export function toInterval(v: Value): Interval | undefined {
   if (typeof v === 'number') return { lo: v, hi: v };
