@@ -20,7 +20,6 @@
  * forgets it).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
@@ -29,6 +28,7 @@ import { FREE, type ModuleValues } from './eval/environment.js';
 import { UNKNOWN, type DataValue, type Value } from './eval/values.js';
 import type { ImportTable } from './imports.js';
 import { FRESH_MS, resolveImport } from './wrappers/index.js';
+import { loadYamlParser } from './yaml/parser.js';
 
 const MODULE = 'config';
 /** Extensions node-config loads a file of (config 3.x, lib/util.js); any of them may override a default. */
@@ -254,7 +254,7 @@ function parseFile(path: string, ext: string): Plain | undefined {
   // YAML 1.1 parsers (js-yaml 3, which node-config loads when installed) read `010` as octal 8 and
   // `1_000` as 1000; a YAML 1.2 parser reads them otherwise: such a number is not read at all.
   if (AMBIGUOUS_NUMBER.test(text)) return undefined;
-  const yaml = yamlParser();
+  const yaml = loadYamlParser();
   if (!yaml) return undefined;
   try {
     const program = yaml.parseYAML(text) as { body: unknown[] };
@@ -302,22 +302,4 @@ function combine(value: Plain, over: readonly Plain[]): DataValue {
     properties.set(k, combine(v, over.filter((o) => isMap(o) && Object.hasOwn(o, k)).map((o) => (o as Record<string, Plain>)[k]!)));
   }
   return { properties, open: true };
-}
-
-interface YamlReader {
-  parseYAML(code: string): unknown;
-  getStaticYAMLValue(node: unknown): unknown;
-}
-
-let yamlReader: YamlReader | null | undefined;
-
-/** yaml-eslint-parser (the optional peer the Spring YAML support uses), or null when not installed. */
-function yamlParser(): YamlReader | null {
-  if (yamlReader !== undefined) return yamlReader;
-  try {
-    yamlReader = createRequire(import.meta.url)('yaml-eslint-parser') as YamlReader;
-  } catch {
-    yamlReader = null;
-  }
-  return yamlReader;
 }
