@@ -113,8 +113,10 @@ export class Evaluator {
    */
   moduleValue: ((node: TSESTree.Identifier | TSESTree.CallExpression) => Value) | undefined;
 
-  /** @param modules values of imports written outside the code (set before the first evaluation). */
-  constructor(readonly sourceCode: Readonly<TSESLint.SourceCode>, public modules?: ModuleValues) {}
+  /** Values of imports written outside the code (node-config's files; index.ts sets it before the first evaluation). */
+  modules: ModuleValues | undefined;
+
+  constructor(readonly sourceCode: Readonly<TSESLint.SourceCode>) {}
 
   scopeOf(node: Node): Scope {
     return this.sourceCode.getScope(node);
