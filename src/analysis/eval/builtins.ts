@@ -80,7 +80,7 @@ export function numericBinary(op: string, x: Interval, y: Interval): Value {
     if (['+', '-', '*', '/', '%', '**'].includes(op)) return op === '**' && y.lo === 0 ? 1 : NaN;
     if (['<', '<=', '>', '>='].includes(op)) return false;
   }
-  if (keepsContinuity(op, x, y)) {
+  if ((x.continuous || y.continuous) && keepsContinuity(op, x, y)) {
     const v = numericBinary(op, { lo: x.lo, hi: x.hi }, { lo: y.lo, hi: y.hi });
     return typeof v === 'object' && v !== null && 'lo' in v ? continuousRange(v.lo, v.hi) : v;
   }
