@@ -47,6 +47,75 @@ interface Run {
   readonly caught?: { readonly param: Variable; readonly end: 'abort' | 'error' } | undefined;
   /** The `throw` that ends a way with another error first, for the report. */
   readonly seen: { error?: Node | undefined };
+  /** What does not depend on the status, read once for all of them. */
+  readonly facts: Facts;
+}
+
+/** An `x instanceof AbortError` test in a condition, with the variable `x` names. */
+interface AbortTest {
+  readonly node: Node;
+  readonly variable: Variable | undefined;
+}
+
+/**
+ * The facts of the function's code that are the same at every status (whether a statement awaits
+ * or leaves, what a thrown class is, which `instanceof` tests ask about the abort error), read
+ * once per node: the function is run for each of some 200 statuses.
+ */
+class Facts {
+  private readonly awaitsMemo = new Map<Node, boolean>();
+  private readonly leavesMemo = new Map<Node, boolean>();
+  private readonly classMemo = new Map<Node, 'abort' | 'error' | Unknown>();
+  private readonly abortTestsMemo = new Map<Node, readonly AbortTest[]>();
+
+  constructor(
+    private readonly ctx: AnalysisContext,
+    private readonly isAbort: (callee: Node, ctx: AnalysisContext) => boolean,
+  ) {}
+
+  /** Whether code awaits a call (outside nested functions): a rejection a catch, or the retry, receives. */
+  awaits(node: Node): boolean {
+    return memo(this.awaitsMemo, node, () => holds(node, (n) => n.type === T.AwaitExpression));
+  }
+
+  /** Whether a statement holds a throw or a return of this function (not of a nested one). */
+  leaves(node: Node): boolean {
+    return memo(this.leavesMemo, node, () => holds(node, (n) => n.type === T.ThrowStatement || n.type === T.ReturnStatement));
+  }
+
+  /** What `new C(...)` throws (errorClass). */
+  errorClass(callee: Node): 'abort' | 'error' | Unknown {
+    return memo(this.classMemo, callee, () => errorClass(this.ctx, callee, this.isAbort, 0));
+  }
+
+  /** The `x instanceof AbortError` tests in a condition. */
+  abortTests(test: Node): readonly AbortTest[] {
+    return memo(this.abortTestsMemo, test, () => {
+      const out: AbortTest[] = [];
+      walkTree(test, (n) => {
+        if (n.type !== T.BinaryExpression || n.operator !== 'instanceof') return;
+        const left = unwrap(n.left);
+        if (left.type === T.Identifier && this.isAbort(n.right, this.ctx)) out.push({ node: n, variable: this.ctx.evaluator.variableOf(left) });
+      }, { skipFunctions: true });
+      return out;
+    });
+  }
+}
+
+function memo<V>(map: Map<Node, V>, key: Node, compute: () => V): V {
+  if (map.has(key)) return map.get(key)!;
+  const v = compute();
+  map.set(key, v);
+  return v;
+}
+
+/** Whether some node of `root` (outside nested functions) is one `is` accepts. */
+function holds(root: Node, is: (n: Node) => boolean): boolean {
+  let found = false;
+  walkTree(root, (n) => {
+    if (!found && is(n)) found = true;
+  }, { skipFunctions: true });
+  return found;
 }
 
 /**
@@ -60,8 +129,9 @@ export function abortFilter(ctx: AnalysisContext, fn: Fn, isAbort: (callee: Node
   const hw: HandWritten = { ctx, evaluator: ctx.evaluator };
   const region: Region = { kind: 'loop', root: work, vars: new Map(), roots: failureVariables(hw, work) };
   const seen: Run['seen'] = {};
+  const facts = new Facts(ctx, isAbort);
   const retriedAt = (status: number): boolean | Unknown => {
-    const ends = runBlock({ hw, region, status, isAbort, seen }, body.body);
+    const ends = runBlock({ hw, region, status, isAbort, seen, facts }, body.body);
     if (ends === UNKNOWN) return UNKNOWN;
     if (ends.size === 1 && ends.has('error')) return true;
     return ends.has('error') ? UNKNOWN : false;
@@ -116,7 +186,7 @@ function runBlock(run: Run, statements: readonly Node[]): Ends {
 function runStatement(run: Run, st: Node): Ends {
   const ends = ownEnds(run, st);
   if (ends === UNKNOWN || st.type === T.BlockStatement || st.type === T.TryStatement || st.type === T.IfStatement) return ends;
-  return awaitsIn(st) ? new Set([...ends, 'error']) : ends;
+  return run.facts.awaits(st) ? new Set([...ends, 'error']) : ends;
 }
 
 function ownEnds(run: Run, st: Node): Ends {
@@ -128,7 +198,7 @@ function ownEnds(run: Run, st: Node): Ends {
     case T.ThrowStatement:
       return thrown(run, st);
     case T.IfStatement: {
-      if (awaitsIn(st.test)) return UNKNOWN;
+      if (run.facts.awaits(st.test)) return UNKNOWN;
       const t = test(run, st.test);
       const take = (branch: Node | null | undefined): Ends => (branch ? runStatement(run, branch) : new Set(['normal']));
       if (t === true) return take(st.consequent);
@@ -141,14 +211,14 @@ function ownEnds(run: Run, st: Node): Ends {
       return tryStatement(run, st);
     default:
       // A statement that cannot end the function (no throw or return outside nested functions) goes on.
-      return leavesIn(st) ? UNKNOWN : new Set(['normal']);
+      return run.facts.leaves(st) ? UNKNOWN : new Set(['normal']);
   }
 }
 
 function thrown(run: Run, st: TSESTree.ThrowStatement): Ends {
   const arg = unwrap(st.argument);
   if (arg.type === T.NewExpression) {
-    const kind = errorClass(run.hw.ctx, arg.callee, run.isAbort, 0);
+    const kind = run.facts.errorClass(arg.callee);
     if (kind === UNKNOWN) return UNKNOWN;
     if (kind === 'error') run.seen.error ??= st;
     return new Set([kind]);
@@ -195,7 +265,7 @@ function tryStatement(run: Run, st: TSESTree.TryStatement): Ends {
   const out = new Set<End>([...inner].filter((e) => e !== 'abort' && e !== 'error'));
   // What reaches the catch: the block's throws, and a rejection of an awaited call in it.
   const handed = new Set<'abort' | 'error'>([...inner].filter((e): e is 'abort' | 'error' => e === 'abort' || e === 'error'));
-  if (awaitsIn(st.block)) handed.add('error');
+  if (run.facts.awaits(st.block)) handed.add('error');
   const param = handler.param?.type === T.Identifier ? run.hw.ctx.sourceCode.getDeclaredVariables(handler).find((v) => v.name === (handler.param as TSESTree.Identifier).name) : undefined;
   if (handler.param && !param) return UNKNOWN;
   for (const end of handed) {
@@ -209,31 +279,10 @@ function tryStatement(run: Run, st: TSESTree.TryStatement): Ends {
 /** A test at the run's status; `err instanceof AbortError` on the caught error is what the error is. */
 function test(run: Run, node: Node): boolean | Unknown {
   const mask = new Map<Node, boolean>();
-  walkTree(node, (n) => {
-    if (n.type !== T.BinaryExpression || n.operator !== 'instanceof' || !run.caught) return;
-    const left = unwrap(n.left);
-    if (left.type !== T.Identifier || run.hw.evaluator.variableOf(left) !== run.caught.param) return;
-    if (run.isAbort(n.right, run.hw.ctx)) mask.set(n, run.caught.end === 'abort');
-  }, { skipFunctions: true });
+  if (run.caught) {
+    for (const t of run.facts.abortTests(node)) if (t.variable === run.caught.param) mask.set(t.node, run.caught.end === 'abort');
+  }
   const env = attemptEnv(run.hw, run.region, 1, { status: run.status, mask: mask.size ? mask : undefined });
   const t = truth(evaluateAt(run.hw, node, env));
   return t === UNKNOWN ? UNKNOWN : t;
-}
-
-/** Whether a statement holds a throw or a return of this function (not of a nested one). */
-function leavesIn(st: Node): boolean {
-  let found = false;
-  walkTree(st, (n) => {
-    if (n.type === T.ThrowStatement || n.type === T.ReturnStatement) found = true;
-  }, { skipFunctions: true });
-  return found;
-}
-
-/** Whether code awaits a call (outside nested functions): a rejection a catch, or the retry, receives. */
-function awaitsIn(block: Node): boolean {
-  let found = false;
-  walkTree(block, (n) => {
-    if (n.type === T.AwaitExpression) found = true;
-  }, { skipFunctions: true });
-  return found;
 }
