@@ -25,9 +25,8 @@ import { UNKNOWN, truth, type Unknown } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import type { ErrorFilter, Node } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
-import { failureVariables, readFilter } from './callback-filter.js';
-import { STATUSES } from './filter.js';
-import { NO_RESPONSE } from '../eval/environment.js';
+import { failureVariables } from './callback-filter.js';
+import { FAILURES, readFilter } from './filter.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -138,7 +137,7 @@ export function abortFilter(ctx: AnalysisContext, fn: Fn, isAbort: (callee: Node
   };
   // Every status asked first, so that `seen` holds the throw to report at.
   const answers = new Map<number, boolean | Unknown>();
-  for (const s of [NO_RESPONSE, ...STATUSES.filter((x) => x >= 400)]) answers.set(s, retriedAt(s));
+  for (const s of FAILURES) answers.set(s, retriedAt(s));
   // A status answered "retried" is one at which every way through the function rejects.
   return readFilter((s) => answers.get(s) ?? retriedAt(s), guardOf(seen.error, work) ?? work, true);
 }

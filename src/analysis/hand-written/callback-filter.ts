@@ -19,7 +19,7 @@ import type { AnalysisContext } from '../library.js';
 import type { ErrorFilter, Node, RetriedMethods } from '../model.js';
 import type { HandWritten, Region } from './attempts.js';
 import { walkExpression } from './control-flow.js';
-import { STATUSES, clientErrorInclusions } from './filter.js';
+import { readFilter } from './filter.js';
 import { holds, type Constraint } from './site.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -296,29 +296,6 @@ function wayRetries(hw: HandWritten, region: Region, way: WayBack, status: numbe
     else if (h === UNKNOWN) result = UNKNOWN;
   });
   return result;
-}
-
-/**
- * Status by status: a filter read whole is a status list; one read for some statuses only says
- * the 4xx it certainly retries. Retrying every failure status is no filter at all: whether 4xx
- * arrive is the request's (a client that rejects on them), unless `rejects` (the reader saw the
- * retried code fail at each status), when it retries every failure, 4xx included.
- */
-export function readFilter(retriedAt: (status: number) => boolean | Unknown, node: Node, rejects = false): ErrorFilter {
-  const failures = [NO_RESPONSE, ...STATUSES.filter((s) => s >= 400)];
-  const results = new Map(failures.map((s) => [s, retriedAt(s)] as const));
-  const certain = failures.filter((s) => s >= 400 && s < 500 && s !== 408 && s !== 429 && results.get(s) === true);
-  if ([...results.values()].some((r) => r === UNKNOWN)) {
-    // One finding for the filter, naming every 4xx it certainly retries (a range past ten).
-    const named = clientErrorInclusions(certain, node);
-    const names = named.map((c) => c.status);
-    const clientErrors = names.length > 1 ? [{ status: `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`, node }] : named;
-    return { kind: 'custom', clientErrors, clientErrorStatuses: certain.length > 0 ? certain : undefined, node };
-  }
-  if (failures.every((s) => results.get(s) === true)) return { kind: 'none', clientErrors: [], node, ...(rejects ? { retriesEverything: node } : {}) };
-  const retried = failures.filter((s) => results.get(s) === true);
-  const refusedOnly = retried.length > 0 && retried.every((s) => s === 429);
-  return { kind: 'statuses', clientErrors: clientErrorInclusions(certain, node), clientErrorStatuses: certain, node, ...(refusedOnly ? { refusedOnly } : {}) };
 }
 
 /** Where the statuses are chosen: the first leaf of a way back that reads a status, else undefined. */

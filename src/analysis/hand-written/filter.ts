@@ -17,6 +17,9 @@ import { holds, type Constraint, type Shape } from './site.js';
 /** The statuses a filter is asked about: success, and every 4xx and 5xx. */
 export const STATUSES = [200, ...Array.from({ length: 200 }, (_, i) => 400 + i)];
 
+/** The failures a filter of failures only is asked about: no response, and every 4xx and 5xx. */
+export const FAILURES = [NO_RESPONSE, ...STATUSES.filter((s) => s >= 400)];
+
 /** Statuses that say the server refused the request without processing it. */
 const REFUSED: ReadonlySet<number> = new Set([429]);
 
@@ -234,11 +237,34 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
  */
 function partlyRead(certain: readonly number[], node: Node): ErrorFilter {
   const few = certain.length > 0 && certain.length <= 10;
-  // One finding for the guard, naming every status it certainly retries.
-  const named = few ? clientErrorInclusions(certain, node) : [];
+  return { kind: 'custom', clientErrors: few ? oneFinding(clientErrorInclusions(certain, node), node) : [], clientErrorStatuses: few ? certain : undefined, node };
+}
+
+/** One finding for a filter read in part, naming every status it certainly retries (`404, 409 and 422`). */
+function oneFinding(named: readonly ClientErrorInclusion[], node: Node): ClientErrorInclusion[] {
   const names = named.map((c) => c.status);
-  const clientErrors = names.length > 1 ? [{ status: `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`, node }] : named;
-  return { kind: 'custom', clientErrors, clientErrorStatuses: few ? certain : undefined, node };
+  return names.length > 1 ? [{ status: `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`, node }] : [...named];
+}
+
+/**
+ * statusFilter's reading for code no success reaches (a library's `retry(err)` callback, a
+ * function that throws its abort error), asked about the failures only; unlike partlyRead it names
+ * the 4xx it certainly retries however many they are. Status by status: a filter read whole is a status list; one read for some statuses only says
+ * the 4xx it certainly retries. Retrying every failure status is no filter at all: whether 4xx
+ * arrive is the request's (a client that rejects on them), unless `rejects` (the reader saw the
+ * retried code fail at each status), when it retries every failure, 4xx included.
+ */
+export function readFilter(retriedAt: (status: number) => boolean | Unknown, node: Node, rejects = false): ErrorFilter {
+  const results = new Map(FAILURES.map((s) => [s, retriedAt(s)] as const));
+  const certain = FAILURES.filter((s) => s >= 400 && s < 500 && s !== 408 && s !== 429 && results.get(s) === true);
+  if ([...results.values()].some((r) => r === UNKNOWN)) {
+    // One finding for the filter, naming every 4xx it certainly retries (a range past ten).
+    return { kind: 'custom', clientErrors: oneFinding(clientErrorInclusions(certain, node), node), clientErrorStatuses: certain.length > 0 ? certain : undefined, node };
+  }
+  if (FAILURES.every((s) => results.get(s) === true)) return { kind: 'none', clientErrors: [], node, ...(rejects ? { retriesEverything: node } : {}) };
+  const retried = FAILURES.filter((s) => results.get(s) === true);
+  const refusedOnly = retried.length > 0 && retried.every((s) => s === 429);
+  return { kind: 'statuses', clientErrors: clientErrorInclusions(certain, node), clientErrorStatuses: certain, node, ...(refusedOnly ? { refusedOnly } : {}) };
 }
 
 /** 4xx statuses a filter retries, other than 408 and 429 (which may succeed later). */
