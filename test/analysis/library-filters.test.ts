@@ -6,6 +6,10 @@
 import clientErrors from '../../src/rules/no-retry-on-client-error.js';
 import writes from '../../src/rules/no-unsafe-write-retry.js';
 import { run } from '../helpers/rule-tester.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
+import { temporaryProjects } from '../helpers/project.js';
+import { lintAt } from '../helpers/lint-at.js';
 
 const head = `const fetch = require('minipass-fetch');\nconst { promiseRetry } = require('@gar/promise-retry');\n`;
 /** A retried function sending `req` and calling `retry` where `body` says. */
@@ -41,6 +45,11 @@ run('no-retry-on-client-error (promise-retry callback)', clientErrors, {
         { messageId: 'retriesClientError', line: 6, data: { label: 'promiseRetry()', status: '404', noEdit } },
         { messageId: 'retriesClientError', line: 6, data: { label: 'promiseRetry()', status: '409', noEdit } },
       ],
+    },
+    {
+      // The request's facts held in a const with the statuses: followed into it, and set aside there.
+      code: site(`  const res = await fetch(req, opts);\n  const again = req.method !== 'POST' && !isStream(req.body) && [409, 500, 503].includes(res.status);\n  if (again) return retry(res);\n  return res;`),
+      errors: [{ messageId: 'retriesClientError', line: 6, data: { label: 'promiseRetry()', status: '409', noEdit } }],
     },
   ],
 });
@@ -159,5 +168,46 @@ await pRetry(async () => {
 }, { retries: 2 });`,
       errors: [{ messageId: 'retriesClientError', line: 5, data: { label: 'pRetry()', status: '4xx other than 404', noEdit } }],
     },
+    {
+      // A catch that aborts anew on an AbortError and rethrows any other error as it came:
+      // \`e instanceof AbortError\` is known for what the catch got, so the plain errors stay retried.
+      code: `import pRetry, { AbortError } from 'p-retry';
+await pRetry(async () => {
+  try {
+    const r = await fetch(url);
+    if (r.status === 404) throw new AbortError('gone');
+    if (!r.ok) throw new Error('failed ' + r.status);
+    return r;
+  } catch (e) {
+    if (e instanceof AbortError) throw new AbortError(e.message);
+    throw e;
+  }
+}, { retries: 2 });`,
+      errors: [{ messageId: 'retriesClientError', line: 6, data: { label: 'pRetry()', status: '4xx other than 404', noEdit } }],
+    },
   ],
+});
+
+/** A thrown class of another file of the project: its `extends` chain is followed there. */
+const project = temporaryProjects('safe-retry-abort-class-');
+const thrower = `import pRetry, { AbortError } from 'p-retry';
+import { HttpError } from './errors';
+export const load = (url: string) => pRetry(async () => {
+  const r = await fetch(url);
+  if (r.status === 404) throw new AbortError('gone');
+  if (!r.ok) throw new HttpError(r.status);
+  return r;
+}, { retries: 2 });`;
+
+describe('p-retry AbortError: a thrown class imported from the project', () => {
+  beforeEach(() => clearModuleCache());
+
+  it('is another error when its chain ends in Error, and an abort when it ends in AbortError', () => {
+    const clientErrorsAt = (errors: string) => {
+      const at = project({ 'src/errors.ts': errors, 'src/load.ts': '' });
+      return lintAt(thrower, at('src/load.ts')).filter((f) => f.endsWith('no-retry-on-client-error'));
+    };
+    expect(clientErrorsAt('class BaseError extends Error {}\nexport class HttpError extends BaseError { constructor(readonly status: number) { super(); } }')).toEqual(['6 no-retry-on-client-error']);
+    expect(clientErrorsAt("import { AbortError } from 'p-retry';\nexport class HttpError extends AbortError { constructor(readonly status: number) { super('http'); } }")).toEqual([]);
+  });
 });
