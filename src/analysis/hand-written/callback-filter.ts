@@ -18,7 +18,7 @@ import { UNKNOWN, type Unknown } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import type { ErrorFilter, Node, RetriedMethods } from '../model.js';
 import type { HandWritten, Region } from './attempts.js';
-import { walkExpression } from './control-flow.js';
+import { endsCase, walkExpression } from './control-flow.js';
 import { readFilter } from './filter.js';
 import { holds, type Constraint } from './site.js';
 
@@ -163,17 +163,10 @@ function leaves(st: Node): boolean {
 function switchCases(sw: TSESTree.SwitchStatement, j: number): Constraint['cases'] | undefined {
   if (j < 0) return undefined;
   let start = j;
-  while (start > 0 && !exits(sw.cases[start - 1]!.consequent)) start--;
+  while (start > 0 && !endsCase(sw.cases[start - 1]!.consequent)) start--;
   const reaching = new Set(sw.cases.slice(start, j + 1));
   const list = sw.cases.filter((c) => c.test).map((c) => ({ test: c.test!, retries: reaching.has(c) }));
   return { list, otherwise: sw.cases.some((c) => !c.test && reaching.has(c)) };
-}
-
-function exits(statements: readonly Node[]): boolean {
-  const last = statements[statements.length - 1];
-  if (!last) return false;
-  if (last.type === T.BreakStatement || last.type === T.ReturnStatement || last.type === T.ThrowStatement || last.type === T.ContinueStatement) return true;
-  return last.type === T.BlockStatement && exits(last.body);
 }
 
 /** The catch parameters and the awaited results in `fn`: what the environment reads as the failure. */

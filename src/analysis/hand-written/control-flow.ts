@@ -70,6 +70,17 @@ export function sequenceExits(statements: readonly TSESTree.Statement[], loop: L
   return undefined;
 }
 
+/**
+ * Whether the statements of a `switch` case end it (a `break`, `return`, `throw` or `continue` last,
+ * through trailing blocks); a case that does not falls through into the next.
+ */
+export function endsCase(statements: readonly Node[]): boolean {
+  const last = statements[statements.length - 1];
+  if (!last) return false;
+  if (last.type === T.BreakStatement || last.type === T.ReturnStatement || last.type === T.ThrowStatement || last.type === T.ContinueStatement) return true;
+  return last.type === T.BlockStatement && endsCase(last.body);
+}
+
 /** The statements after `s` in its block, and in each enclosing block up to `stop`. */
 export function following(s: Node, stop: Node): TSESTree.Statement[][] {
   const out: TSESTree.Statement[][] = [];

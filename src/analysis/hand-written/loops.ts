@@ -11,7 +11,7 @@ import type { Node, RetrySite } from '../model.js';
 import { executionPosition, initialValue, regionWrite, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { isCounter } from './bound.js';
 import {
-  RESULT_ERROR_KEYS, calleeName, calleeOf, chainRoot, continues, exitOf, following, scanLoop, sequenceExits, walkExpression, writeExpression, type LoopScan,
+  RESULT_ERROR_KEYS, calleeName, calleeOf, chainRoot, continues, endsCase, exitOf, following, scanLoop, sequenceExits, walkExpression, writeExpression, type LoopScan,
 } from './control-flow.js';
 import { isFilterCondition, leavesOnSuccess, retriesFailuresOnly } from './filter.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
@@ -131,9 +131,7 @@ function inFallingCase(n: Node, loop: Loop): boolean {
     if (p.type !== T.SwitchCase) continue;
     const cases = (p.parent as TSESTree.SwitchStatement).cases;
     if (cases.indexOf(p) === cases.length - 1) return false;
-    let last: Node | undefined = p.consequent[p.consequent.length - 1];
-    while (last?.type === T.BlockStatement) last = last.body[last.body.length - 1];
-    return !last || !(last.type === T.BreakStatement || last.type === T.ReturnStatement || last.type === T.ThrowStatement || last.type === T.ContinueStatement);
+    return !endsCase(p.consequent);
   }
   return false;
 }
