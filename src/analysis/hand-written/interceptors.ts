@@ -195,9 +195,8 @@ function handlerSite(hw: HandWritten, handler: Fn, instance: Node, fulfilled: bo
   return { ...built, clientLevel: true, operation: instance, retriesWrites: readsMethod(hw.ctx.nodesOfType(T.MemberExpression), handler, (o) => isConfig(hw, h, o)) ? undefined : { value: true, node: reportNode } };
 }
 
-
-/** The conditions and waits between the handler's start and the re-send (or any call in it). */
-export function pathTo(hw: HandWritten, handler: Fn, resend: TSESTree.CallExpression): { constraints: Constraint[]; sleeps: Sleep[] } | undefined {
+/** The conditions and waits between the handler's start and the re-send. */
+function pathTo(hw: HandWritten, handler: Fn, resend: TSESTree.CallExpression): { constraints: Constraint[]; sleeps: Sleep[] } | undefined {
   const constraints: Constraint[] = [];
   const sleeps: Sleep[] = [];
   let child: Node = resend;
