@@ -66,6 +66,11 @@ describe('a timer re-armed from a failure handler', () => {
     expect(sites[0]).toMatchObject({ label: 'recursive retry()', attempts: 10 });
   });
 
+  it('waits where the failure path calls the closure, not where the closure is written (before the call)', () => {
+    // 300 ms doubling between the 10 calls: 300 * (2^9 - 1), each wait once.
+    expect(handWritten(throughClosure)[0]).toMatchObject({ worstCaseMs: 300 * 511 });
+  });
+
   it('reads a retrier shaped like kafkajs createRetriable: closure state, randomised doubling wait, a bail flag', () => {
     const code = `
       const RETRIES = 5;
