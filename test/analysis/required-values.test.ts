@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
 import { temporaryProjects } from '../helpers/project.js';
 import { lintAt } from '../helpers/lint-at.js';
+import { kafkajsRetrier } from '../helpers/kafkajs-retrier.js';
 
 const project = temporaryProjects('safe-retry-required-');
 
@@ -107,41 +108,8 @@ export const f = fetchBuilder(fetch, { retries: POLICY.retries, retryDelay: (n: 
   });
 });
 
-/** kafkajs 2.2.4's retrier (src/retry/index.js), in its shape. */
-const RETRIER = `
-const isTestMode = process.env.NODE_ENV === 'test'
-const RETRY_DEFAULT = isTestMode ? require('./defaults.test') : require('./defaults')
-const random = (min, max) => Math.random() * (max - min) + min
-const randomFromRetryTime = (factor, retryTime) => {
-  const delta = factor * retryTime
-  return Math.ceil(random(retryTime - delta, retryTime + delta))
-}
-const createRetriable = (configs, resolve, reject, fn) => {
-  const { factor, multiplier, maxRetryTime, retries } = configs
-  const calculateExponentialRetryTime = retryTime => Math.min(randomFromRetryTime(factor, retryTime) * multiplier, maxRetryTime)
-  const retry = (retryTime, retryCount = 0) => {
-    const nextRetryTime = calculateExponentialRetryTime(retryTime)
-    const shouldRetry = retryCount < retries
-    const scheduleRetry = () => {
-      setTimeout(() => retry(nextRetryTime, retryCount + 1), retryTime)
-    }
-    fn(retryCount, retryTime)
-      .then(resolve)
-      .catch(e => {
-        if (shouldRetry) scheduleRetry()
-        else reject(e)
-      })
-  }
-  return retry
-}
-module.exports = (opts = {}) => fn => {
-  return new Promise((resolve, reject) => {
-    const configs = Object.assign({}, RETRY_DEFAULT, opts)
-    const start = createRetriable(configs, resolve, reject, fn)
-    start(randomFromRetryTime(configs.factor, configs.initialRetryTime))
-  })
-}
-`;
+const RETRIER = kafkajsRetrier(`const isTestMode = process.env.NODE_ENV === 'test'
+const RETRY_DEFAULT = isTestMode ? require('./defaults.test') : require('./defaults')`);
 const KAFKA_DEFAULTS = 'module.exports = {\n  maxRetryTime: 30 * 1000,\n  initialRetryTime: 300,\n  factor: 0.2,\n  multiplier: 2,\n  retries: 5,\n}\n';
 const KAFKA_TEST_DEFAULTS = 'module.exports = {\n  maxRetryTime: 1000,\n  initialRetryTime: 50,\n  factor: 0.02,\n  multiplier: 1.5,\n  retries: 15,\n}\n';
 

@@ -7,51 +7,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
 import { temporaryProjects } from '../helpers/project.js';
 import { lintAt as lintAtAs } from '../helpers/lint-at.js';
+import { kafkajsRetrier } from '../helpers/kafkajs-retrier.js';
 
 const project = temporaryProjects('safe-retry-factories-');
 
 const lintAt = (code: string, filename: string): string[] => lintAtAs(code, filename, 'commonjs');
 
-/** Shaped on kafkajs 2.2.4's src/retry/index.js, with its defaults written in the file. */
-const RETRY = `
-const RETRY_DEFAULT = { maxRetryTime: 30000, initialRetryTime: 300, factor: 0.2, multiplier: 2, retries: 5 }
-const random = (min, max) => Math.random() * (max - min) + min
-const randomFromRetryTime = (factor, retryTime) => {
-  const delta = factor * retryTime
-  return Math.ceil(random(retryTime - delta, retryTime + delta))
-}
-const createRetriable = (configs, resolve, reject, fn) => {
-  let aborted = false
-  const { factor, multiplier, maxRetryTime, retries } = configs
-  const bail = error => {
-    aborted = true
-    reject(error || new Error('Aborted'))
-  }
-  const calculateExponentialRetryTime = retryTime => Math.min(randomFromRetryTime(factor, retryTime) * multiplier, maxRetryTime)
-  const retry = (retryTime, retryCount = 0) => {
-    if (aborted) return
-    const nextRetryTime = calculateExponentialRetryTime(retryTime)
-    const shouldRetry = retryCount < retries
-    const scheduleRetry = () => {
-      setTimeout(() => retry(nextRetryTime, retryCount + 1), retryTime)
-    }
-    fn(bail, retryCount, retryTime)
-      .then(resolve)
-      .catch(e => {
-        if (shouldRetry) scheduleRetry()
-        else reject(e)
-      })
-  }
-  return retry
-}
-module.exports = (opts = {}) => fn => {
-  return new Promise((resolve, reject) => {
-    const configs = Object.assign({}, RETRY_DEFAULT, opts)
-    const start = createRetriable(configs, resolve, reject, fn)
-    start(randomFromRetryTime(configs.factor, configs.initialRetryTime))
-  })
-}
-`;
+const RETRY = kafkajsRetrier('const RETRY_DEFAULT = { maxRetryTime: 30000, initialRetryTime: 300, factor: 0.2, multiplier: 2, retries: 5 }', { bail: true });
 
 const CLUSTER = (made: string) => `
 const createRetry = require('./retry')
