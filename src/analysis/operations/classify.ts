@@ -11,21 +11,24 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, enclosingFunction, isFunctionNode, propertyKey, unwrap } from '../ast.js';
+import { contains, enclosingFunction, isFunctionNode, memberName, propertyKey, unwrap } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
-import type { Node } from '../model.js';
+import type { Node, RetrySite } from '../model.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
 import type { KeyReader } from './keys.js';
 import type { IdempotencyKey, Operation, OperationKind, Variable } from './types.js';
 import type { MethodResolver, MethodTarget } from './members.js';
 import type { AnalysisContext } from '../library.js';
-import { IDEMPOTENT_VERBS, NOT_OPERATIONS, kindOfMethod, methodVerb, verbOf } from './vocabulary.js';
+import { IDEMPOTENT_VERBS, NOT_OPERATIONS, REQUEST_SENDERS, kindOfMethod, methodVerb, verbOf } from './vocabulary.js';
 import { computedCallee } from './computed-names.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
 
 const HTTP_METHODS = /^(?:get|head|options|post|put|patch|delete)$/i;
+
+/** How a request that may send any method is named in messages: `fetch() (every request, POST included)`. */
+const EVERY_METHOD = 'every request, POST included';
 
 export interface Classifier {
   /**
@@ -66,7 +69,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (request) {
       const { method } = request;
       const shown = method && method !== 'GET' && !/\.(post|put|patch|delete|del)\(/i.test(label) ? `${label} (${method})` : label;
-      return { node: call, label: request.kind === 'write' && !method ? `${label} (every request, POST included)` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key(), methodPicksFilter: request.methodPicksFilter };
+      return { node: call, label: request.kind === 'write' && !method ? `${label} (${EVERY_METHOD})` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key(), methodPicksFilter: request.methodPicksFilter };
     }
     // `this.fetchFn(url, { method: 'POST' })`: a URL and an init object stating an HTTP method are
     // that request, whatever the callee is called (stronger than its verb: `fetchFn` is no read).
@@ -234,4 +237,48 @@ export function callsItself(call: TSESTree.CallExpression, ctx: FileFacts['ctx']
 /** The first SDK among a helper's operations whose calls reject on 4xx. */
 function rejecting(inner: readonly Operation[]): string | undefined {
   return inner.find((o) => o.rejectingSdk)?.rejectingSdk;
+}
+
+
+/**
+ * What the retry site itself says of its requests' methods, past what a call shows (`classify`):
+ * the second half of deciding whether a call is a write, for requests whose method `classify`
+ * left unknown.
+ *
+ * A request whose method is not known, in retried code whose way to another attempt compares the
+ * request's method (`req.method !== 'POST'`): the code sends more than one method, and a write the
+ * guard lets through (a PATCH past `!== 'POST'`) is re-sent. The request is an HTTP call whose
+ * method is not known, or a call handed the very object whose method is compared (`fetch(req)`
+ * with `req.method` compared, whatever its callee's verb says). A guard that keeps every write out
+ * leaves the request as it was.
+ */
+export function withSiteMethods(site: RetrySite, operations: Operation[], ctx: AnalysisContext): Operation[] {
+  const methods = site.retriedMethods;
+  if (methods?.writes !== true) return site.errorFilter.retriesNoResponse === true ? operations.map(everyMethodOnFailure) : operations;
+  // `fetch(req)`, `client.request(req)`: the compared request handed to a sender, whatever its verb says.
+  const sendsCompared = (op: Operation) =>
+    (op.evidence === 'verb' || op.kind === 'unknown') && REQUEST_SENDERS.test(calleeName(op.node) ?? '') &&
+    op.node.arguments.some((a) => a.type === T.Identifier && methods.requests.includes(ctx.evaluator.variableOf(a)!));
+  const guarded = (op: Operation) => (op.evidence === 'http' && op.method === undefined && op.kind === 'unknown') || sendsCompared(op);
+  return operations.map((op) => (guarded(op) ? { ...op, kind: 'write', evidence: 'http', label: `${calleeLabel(op.label)} (${methods.label})` } : op));
+}
+
+/**
+ * A request sending its caller's method, compared only to choose a response predicate, under a
+ * retry that certainly repeats a failure without a response: a write sent and lost is sent again,
+ * whatever the predicate says of responses.
+ */
+function everyMethodOnFailure(op: Operation): Operation {
+  return op.methodPicksFilter && op.kind === 'unknown' && op.method === undefined ? { ...op, kind: 'write', label: `${calleeLabel(op.label)} (${EVERY_METHOD})` } : op;
+}
+
+/** `fetch` of `fetch(req)`, `request` of `client.request(req)`. */
+function calleeName(call: Operation['node']): string | undefined {
+  const c = unwrap(call.callee);
+  return c.type === T.Identifier ? c.name : memberName(c);
+}
+
+/** `fetch()` of `fetch() (every request, POST included)`. */
+function calleeLabel(label: string): string {
+  return label.replace(/ \(.*\)$/, '');
 }

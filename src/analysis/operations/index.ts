@@ -13,7 +13,7 @@ import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, isFunctionNode } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
-import { callsItself, createClassifier, type Classifier } from './classify.js';
+import { callsItself, createClassifier, withSiteMethods, type Classifier } from './classify.js';
 import { onCycle } from '../call-cycles.js';
 import { createImportedValueReader, createMethodResolver, type OpenModule } from './members.js';
 import { resolveImport } from '../wrappers/modules.js';
@@ -80,7 +80,7 @@ export function createOperationAnalysis(
         fn = isFunctionNode(scope) ? scope : undefined;
         const operations = classifier.operationsIn(scope, keys.attemptVariables(site, scope));
         const shownAt = site.operation && !inside(site.operation, scope) && !inside(site.node, scope) && !inside(scope, site.node) ? site.operation : undefined;
-        groups.push({ scope, operations: guardedMethods(site, repeatable(withoutWayBack(site, operations, file), scope), ctx), shownAt });
+        groups.push({ scope, operations: withSiteMethods(site, repeatable(withoutWayBack(site, operations, file), scope), ctx), shownAt });
       }
     }
     const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
@@ -128,48 +128,6 @@ export function createOperationAnalysis(
     clientSitesOf: (call) => parts().layers.clientSitesOf(call),
     breakerOf: (site) => parts().layers.breakerOf(site, facts(site).groups),
   };
-}
-
-/**
- * A request whose method is not known, in retried code whose way to another attempt compares the
- * request's method (`req.method !== 'POST'`): the code sends more than one method, and a write the
- * guard lets through (a PATCH past `!== 'POST'`) is re-sent. The request is an HTTP call whose
- * method is not known, or a call handed the very object whose method is compared (`fetch(req)`
- * with `req.method` compared, whatever its callee's verb says). A guard that keeps every write out
- * leaves the request as it was.
- */
-function guardedMethods(site: RetrySite, operations: Operation[], ctx: AnalysisContext): Operation[] {
-  const methods = site.retriedMethods;
-  if (methods?.writes !== true) return site.errorFilter.retriesNoResponse === true ? operations.map(everyMethodOnFailure) : operations;
-  // `fetch(req)`, `client.request(req)`: the compared request handed to a sender, whatever its verb says.
-  const sendsCompared = (op: Operation) =>
-    (op.evidence === 'verb' || op.kind === 'unknown') && SENDERS.test(calleeName(op.node) ?? '') &&
-    op.node.arguments.some((a) => a.type === T.Identifier && methods.requests.includes(ctx.evaluator.variableOf(a)!));
-  const guarded = (op: Operation) => (op.evidence === 'http' && op.method === undefined && op.kind === 'unknown') || sendsCompared(op);
-  return operations.map((op) => (guarded(op) ? { ...op, kind: 'write', evidence: 'http', label: `${calleeLabel(op.label)} (${methods.label})` } : op));
-}
-
-/**
- * A request sending its caller's method, compared only to choose a response predicate, under a
- * retry that certainly repeats a failure without a response: a write sent and lost is sent again,
- * whatever the predicate says of responses.
- */
-function everyMethodOnFailure(op: Operation): Operation {
-  return op.methodPicksFilter && op.kind === 'unknown' && op.method === undefined ? { ...op, kind: 'write', label: `${calleeLabel(op.label)} (every request, POST included)` } : op;
-}
-
-/** Names of calls that send a request object they are handed. */
-const SENDERS = /^(?:fetch|request|send|dispatch|execute|perform)$/i;
-
-function calleeName(call: Operation['node']): string | undefined {
-  const c = unwrap(call.callee);
-  if (c.type === T.Identifier) return c.name;
-  return c.type === T.MemberExpression && !c.computed && c.property.type === T.Identifier ? c.property.name : undefined;
-}
-
-/** `fetch()` of `fetch() (every request, POST included)`. */
-function calleeLabel(label: string): string {
-  return label.replace(/ \(.*\)$/, '');
 }
 
 /**

@@ -16,6 +16,9 @@ const DEFAULT_WRITE_VERBS = ['create', 'send', 'charge', 'pay', 'register', 'sub
 /** Verbs of writes that land in the same state however often they are repeated. */
 export const IDEMPOTENT_VERBS: ReadonlySet<string> = new Set(['put', 'delete', 'remove', 'set', 'replace', 'del', 'destroy', 'cancel', 'void', 'revoke', 'unsubscribe', 'disable', 'enable']);
 
+/** Names of calls that send a request object they are handed (`fetch(req)`, `client.request(req)`). */
+export const REQUEST_SENDERS = /^(?:fetch|request|send|dispatch|execute|perform)$/i;
+
 /** Names whose verb reads like a write but that build local objects or wire events. */
 export const NOT_OPERATIONS = /(?:^|\.)(?:create|make|build|new)(?:[A-Z]\w*)?(?:Error|Exception|Hash|Hmac|Cipher|Element|Context|Logger|Signal|Controller|Instance|Buffer|Stream|Reader|Writer|Parser|Proxy|Agent|Pool|Headers|Url|URL|Id|Timer|Timeout|Promise|Deferred|Options|Config)$|Listener$|Handler$/;
 
