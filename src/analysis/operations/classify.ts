@@ -20,7 +20,7 @@ import type { KeyReader } from './keys.js';
 import type { IdempotencyKey, Operation, OperationKind, Variable } from './types.js';
 import type { MethodResolver, MethodTarget } from './members.js';
 import type { AnalysisContext } from '../library.js';
-import { IDEMPOTENT_VERBS, NOT_OPERATIONS, REQUEST_SENDERS, kindOfMethod, methodVerb, verbOf } from './vocabulary.js';
+import { IDEMPOTENT_VERBS, NOT_OPERATIONS, REQUEST_SENDERS, kindOfMethod, methodVerb, verbOf, worstMethod } from './vocabulary.js';
 import { computedCallee } from './computed-names.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
@@ -133,9 +133,8 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (!decl) return undefined;
     if (decl.idempotent) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
     if (decl.methods.length === 0) return undefined;
-    const kinds = decl.methods.map(kindOfMethod);
-    const kind = kinds.includes('write') ? 'write' : kinds.includes('idempotent-write') ? 'idempotent-write' : 'read';
-    const method = decl.methods.find((m) => kindOfMethod(m) === kind);
+    const method = worstMethod(decl.methods);
+    const kind = kindOfMethod(method);
     return { node: call, label: kind === 'read' ? label : `${label} (${method})`, kind, evidence: 'http', method, key: key() };
   }
 

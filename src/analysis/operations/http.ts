@@ -10,7 +10,7 @@ import { enclosingFunction, findVariable, isFunctionNode, memberName, propertyKe
 import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, OperationKind, Variable } from './types.js';
-import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember } from './vocabulary.js';
+import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember, worstMethod } from './vocabulary.js';
 import { functionOf } from '../library.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
 import { computedCallee } from './computed-names.js';
@@ -79,12 +79,6 @@ function httpIndex(libraries: readonly LibraryDescriptor[]): HttpIndex {
 }
 
 /** The body's argument index for a method that sends one, when the client puts it before the config. */
-/** The method that repeats worst among those a request may send: a write over an idempotent write over a read. */
-function worstMethod(methods: readonly string[]): string {
-  const rank = (m: string) => ['read', 'idempotent-write', 'write'].indexOf(kindOfMethod(m));
-  return methods.reduce((a, b) => (rank(b) > rank(a) ? b : a));
-}
-
 function bodyArgument(index: number | undefined, method: string | undefined): number | undefined {
   return index !== undefined && (method === 'POST' || method === 'PUT' || method === 'PATCH') ? index : undefined;
 }

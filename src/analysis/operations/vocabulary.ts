@@ -44,6 +44,12 @@ export function kindOfMethod(method: string | undefined): OperationKind {
   return 'write';
 }
 
+/** The method that repeats worst among those a request may send: a write over an idempotent write over a read (the first of equals). */
+export function worstMethod(methods: readonly string[]): string {
+  const rank = (m: string) => ['read', 'idempotent-write', 'write'].indexOf(kindOfMethod(m));
+  return methods.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+}
+
 const DEFAULT_KEY_NAMES = ['idempotency-key', 'x-idempotency-key', 'idempotency_key', 'idempotencykey', 'clienttoken', 'clientrequesttoken'];
 
 /** The verbs, functions and key names that classify operations: the defaults plus the settings. */
