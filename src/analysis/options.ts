@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { UNKNOWN, isStaticObject, toStatic, type Maybe, type StaticValue } from './eval/values.js';
 import type { Env } from './eval/environment.js';
-import { lookupProperty, unwrap } from './ast.js';
+import { lookupProperty, staticPropertyName, unwrap } from './ast.js';
 import { callerMayOmit, callerOptionsOf, parameterDefault, parameterDefaultApplies } from './eval/functions.js';
 import type { Evaluator } from './eval/evaluator.js';
 import type { Node, Setting } from './model.js';
@@ -105,7 +105,7 @@ export class OptionsView {
         if (!from || !callerMayOmit(sourceCode, from.fn, from.index, key)) return undefined;
         continue;
       }
-      if (p.computed || p.kind !== 'init' || staticKey(p) !== key) continue;
+      if (p.computed || p.kind !== 'init' || staticPropertyName(p) !== key) continue;
       return { value: this.evaluator.evaluate(p.value as Node), property: p, valueNode: p.value as Node, beforeCallerOptions: true };
     }
     return undefined;
@@ -151,9 +151,3 @@ export class OptionsView {
 function unknownMarker(node: Node): Node {
   return { ...node, type: T.ThisExpression } as unknown as Node;
 }
-
-function staticKey(p: TSESTree.Property): string | undefined {
-  if (p.key.type === T.Identifier) return p.key.name;
-  return p.key.type === T.Literal && (typeof p.key.value === 'string' || typeof p.key.value === 'number') ? String(p.key.value) : undefined;
-}
-
