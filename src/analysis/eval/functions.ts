@@ -207,13 +207,22 @@ function defaultPosition(assignment: TSESTree.AssignmentPattern): { fn: Fn; inde
 export function callerOptionsOf(argument: Node, variableOf: (id: TSESTree.Identifier) => Variable | undefined): { fn: Fn; index: number } | undefined {
   const id = unwrap(argument);
   const v = id.type === T.Identifier ? parameterBehind(variableOf(id), variableOf) : undefined;
-  const def = v?.defs[0];
+  const at = parameterPosition(v);
+  return at && { fn: at.fn, index: at.index };
+}
+
+/**
+ * Where a parameter sits: its function, its position and the parameter as written (`method` or
+ * `method = 'GET'`). Undefined for any other variable, or a name inside a destructured parameter.
+ */
+export function parameterPosition(v: Variable | undefined): { fn: Fn; index: number; param: TSESTree.Parameter } | undefined {
+  const def = v?.defs.length === 1 ? v.defs[0] : undefined;
   if (def?.type !== 'Parameter') return undefined;
   const fn = def.node as Fn;
   const name = def.name as Node;
-  const param = name.parent?.type === T.AssignmentPattern && name.parent.left === name ? name.parent : name;
-  const index = fn.params.indexOf(param as TSESTree.Parameter);
-  return index < 0 ? undefined : { fn, index };
+  const param = (name.parent?.type === T.AssignmentPattern && name.parent.left === name ? name.parent : name) as TSESTree.Parameter;
+  const index = fn.params.indexOf(param);
+  return index < 0 ? undefined : { fn, index, param };
 }
 
 /**

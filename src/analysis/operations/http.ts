@@ -14,7 +14,7 @@ import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember, worstMethod } from '
 import { functionOf } from '../library.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
 import { computedCallee } from './computed-names.js';
-import { argumentsOfEveryCall, evalReturn, parameterBehind, parameterVariable, returnOf } from '../eval/functions.js';
+import { argumentsOfEveryCall, evalReturn, parameterBehind, parameterPosition, parameterVariable, returnOf } from '../eval/functions.js';
 import { truth } from '../eval/values.js';
 import { isNonRetryableClientError } from '../../shared/guide-limits.js';
 
@@ -185,15 +185,11 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
    * them. Undefined when any call passes something else, or the function has other uses.
    */
   function passedMethods(v: Variable, asMethod: (name: string) => string | undefined = (n) => (/^[A-Za-z]+$/.test(n) ? n.toUpperCase() : undefined)): string | undefined {
-    const def = v.defs.length === 1 ? v.defs[0] : undefined;
-    if (def?.type !== 'Parameter' || def.name.type !== T.Identifier || v.references.some((r) => r.isWrite())) return undefined;
-    const fn = def.node as TSESTree.FunctionLike;
-    const param = def.name.parent?.type === T.AssignmentPattern && def.name.parent.left === def.name ? def.name.parent : def.name;
-    const index = fn.params.indexOf(param as TSESTree.Parameter);
-    if (index < 0 || (fn.type !== T.FunctionDeclaration && fn.type !== T.FunctionExpression && fn.type !== T.ArrowFunctionExpression)) return undefined;
-    const args = argumentsOfEveryCall(ctx.sourceCode, fn, index);
+    const at = v.references.some((r) => r.isWrite()) ? undefined : parameterPosition(v);
+    if (!at) return undefined;
+    const args = argumentsOfEveryCall(ctx.sourceCode, at.fn, at.index);
     if (!args?.length) return undefined;
-    const fallback = param.type === T.AssignmentPattern ? param.right : undefined;
+    const fallback = at.param.type === T.AssignmentPattern ? at.param.right : undefined;
     const methods: string[] = [];
     for (const arg of args) {
       const given = arg ? unwrap(arg) : fallback && unwrap(fallback);
