@@ -19,6 +19,8 @@ run('no-unsafe-write-retry (chosen method)', rule, {
     `import axios from 'axios';\nexport async function call(method, url) {\n  const tries = method === 'get' ? 3 : 1;\n  for (let n = 1; n <= tries; n++) {\n    try { return await axios[method](url); } catch (e) { if (n === tries) throw e; ${sleep} }\n  }\n}`,
     // A local, unexported function every call of which passes 'get' or 'head': reads.
     `import request from 'superagent';\nfunction send(action, route) { return request[action](route).retry(2); }\nexport const a = () => send('get', '/a');\nexport const b = () => send('head', '/b');`,
+    // A parameter whose literal default stands where a call passes nothing: 'get' or 'head', reads.
+    `import request from 'superagent';\nfunction send(route, action = 'get') { return request[action](route).retry(2); }\nexport const a = () => send('/a');\nexport const b = () => send('/b', 'head');`,
     // The same for fetch: a method parameter every call fills with GET.
     `import pRetry from 'p-retry';\nconst load = (url, method) => pRetry(() => fetch(url, { method }), ${opts});\nexport const one = () => load('/a', 'GET');\nexport const two = () => load('/b', 'GET');`,
     // A computed member of something that is no known client stays unknown.
@@ -72,6 +74,14 @@ run('no-unsafe-write-retry (chosen method)', rule, {
       errors: [{
         messageId: 'unsafeWrite', line: 2, data: { site: '.retry()', operation: 'request[action]() (POST)' },
         suggestions: [{ messageId: 'sendKey', output: "import request from 'superagent';\nfunction send(action, route) { const idempotencyKey = crypto.randomUUID();\nreturn request[action](route).set('Idempotency-Key', idempotencyKey).retry(2); }\nexport const a = () => send('get', '/a');\nexport const b = () => send('post', '/b');" }],
+      }],
+    },
+    {
+      // A literal default that is a write, where one call passes nothing.
+      code: `import request from 'superagent';\nfunction send(route, action = 'post') { return request[action](route).retry(2); }\nexport const a = () => send('/a');\nexport const b = () => send('/b', 'get');`,
+      errors: [{
+        messageId: 'unsafeWrite', line: 2, data: { site: '.retry()', operation: 'request[action]() (POST)' },
+        suggestions: [{ messageId: 'sendKey', output: "import request from 'superagent';\nfunction send(route, action = 'post') { const idempotencyKey = crypto.randomUUID();\nreturn request[action](route).set('Idempotency-Key', idempotencyKey).retry(2); }\nexport const a = () => send('/a');\nexport const b = () => send('/b', 'get');" }],
       }],
     },
   ],

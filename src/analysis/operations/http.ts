@@ -185,7 +185,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
    * them. Undefined when any call passes something else, or the function has other uses.
    */
   function passedMethods(v: Variable, asMethod: (name: string) => string | undefined = (n) => (/^[A-Za-z]+$/.test(n) ? n.toUpperCase() : undefined)): string | undefined {
-    const at = v.references.some((r) => r.isWrite()) ? undefined : parameterPosition(v);
+    // A parameter's default is a write of it too (`init`): only a later assignment changes what a call passed.
+    const at = v.references.some((r) => r.isWrite() && !r.init) ? undefined : parameterPosition(v);
     if (!at) return undefined;
     const args = argumentsOfEveryCall(ctx.sourceCode, at.fn, at.index);
     if (!args?.length) return undefined;
