@@ -151,7 +151,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     const given = view.state === 'object' ? view.get('method').valueNode : undefined;
     const param = (given && callerParameter(given)) ?? assignedMethod(options, call);
     if (!param || checksMethod(call)) return { client, method };
-    if (compared(param)) return picksFilterOnly(param) ? { client, method, methodPicksFilter: true } : { client, method };
+    const found = comparisons(param);
+    if (found.length > 0) return picksFilterOnly(found) ? { client, method, methodPicksFilter: true } : { client, method };
     const passed = given && unwrap(given).type === T.Identifier ? passedMethods(param) : undefined;
     if (passed) return { client, method: passed };
     return { client, method: undefined, kind: 'write' };
@@ -254,15 +255,14 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
   }
 
   /**
-   * Whether every comparison of the method only chooses between two predicates that call nothing
+   * Whether every comparison of the method (`found`, not none) only chooses between two predicates that call nothing
    * (`const shouldRetry = method === 'GET' ? (r) => r.status >= 500 : (r) => r.status === 429`):
    * the request sent is the same, only the predicate handed on differs. A chosen function that
    * calls something may run the retry or the request itself (`method === 'GET' ? withRetry : once`).
    */
-  function picksFilterOnly(v: Variable): boolean {
-    const found = comparisons(v);
+  function picksFilterOnly(found: readonly Node[]): boolean {
     const predicate = (n: Node) => isFunctionNode(unwrap(n)) && file.callsIn(unwrap(n)).next().done === true;
-    return found.length > 0 && found.every((c) => {
+    return found.every((c) => {
       const p = c.parent;
       return p?.type === T.ConditionalExpression && p.test === c && predicate(p.consequent) && predicate(p.alternate);
     });
@@ -273,7 +273,6 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     const fn = enclosingFunction(call);
     return !!fn && readsMethod(rangeOf(ctx.nodesOfType(T.MemberExpression), fn), fn);
   }
-
 
   /** The static, upper-cased `method` of an options object; the fallback when absent; undefined when unknown. */
   function methodOption(node: Node | undefined, fallback: string): string | undefined {
