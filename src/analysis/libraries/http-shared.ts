@@ -130,23 +130,23 @@ export function predicateClientErrors(fnNode: Node | undefined, ctx: AnalysisCon
     }
     if (!reached || e.type !== T.LogicalExpression || e.operator !== '&&') return;
     // `FLAG && status === 404`: configuration conjuncts beside one status test.
-    const conjuncts = andChain(e);
-    const tests = conjuncts.filter((c) => statusTerms(c, ctx, policy) !== undefined);
-    const rest = conjuncts.filter((c) => !tests.includes(c)).map((c) => deploymentCondition(c, ctx));
+    const conjuncts = andChain(e).map((node) => ({ node, terms: statusTerms(node, ctx, policy) }));
+    const tests = conjuncts.filter((c) => c.terms !== undefined);
+    const rest = conjuncts.filter((c) => c.terms === undefined).map((c) => deploymentCondition(c.node, ctx));
     if (tests.length === 0 || rest.length === 0 || rest.some((c) => !c)) return;
     const condition = joined([...conditions, ...(rest as DeploymentCondition[])]);
     if (!condition) return;
     if (tests.length === 1) {
-      for (const t of statusTerms(tests[0]!, ctx, policy)!) out.push({ ...t, condition });
+      for (const t of tests[0]!.terms!) out.push({ ...t, condition });
       return;
     }
     // Several range tests (`FLAG && s >= 400 && s < 500`): what they accept together.
-    const ranges = tests.map((t) => statusRange(t, ctx));
+    const ranges = tests.map((t) => statusRange(t.node, ctx));
     if (ranges.some((r) => !r)) return;
     const lo = Math.max(...ranges.map((r) => r![0]));
     const hi = Math.min(...ranges.map((r) => r![1]));
     const text = lo <= hi ? clientErrorRange(lo, hi, policy) : undefined;
-    if (text) out.push({ status: text, node: tests[0]!, condition });
+    if (text) out.push({ status: text, node: tests[0]!.node, condition });
   };
   for (const r of returned) visit(r.node, r.reached, []);
   return out;
