@@ -305,6 +305,9 @@ run('no-retry-on-client-error (filters that depend on the deployment configurati
     // A setting compared in a way no value can meet.
     pRetryWith(`(e) => e.status >= 500 || (process.env.MODE?.toLowerCase() === 'LENIENT' && e.status === 404)`),
     pRetryWith(`(e) => e.status >= 500 || (process.env.MODE === 'a' && process.env.MODE === 'b' && e.status === 404)`),
+    // Range tests beside a setting that, together, name no 4xx.
+    pRetryWith(`(e) => e.status >= 500 || (process.env.LENIENT === '1' && e.status >= 500 && e.status < 600)`),
+    pRetryWith(`(e) => e.status >= 500 || (process.env.LENIENT === '1' && e.status >= 500 && e.status < 400)`),
     // A guard that may leave first: the return is not reached for every failure.
     pRetryWith(`(e) => { if (!isHttp(e)) return false; return RETRY_404_ENABLED && e.status === 404; }`, envFlag),
   ],
@@ -324,6 +327,11 @@ run('no-retry-on-client-error (filters that depend on the deployment configurati
     {
       code: pRetryWith(`(e) => e.status >= 500 || (process.env.MODE?.toLowerCase() === 'lenient' && Boolean(process.env.RETRY_4XX) && e.status === 422)`),
       errors: [{ messageId: 'retriesClientErrorWhen', line: 2, data: { label: 'pRetry()', status: '422', condition: `process.env.MODE?.toLowerCase() === 'lenient' && Boolean(process.env.RETRY_4XX)`, reads: 'process.env.MODE, process.env.RETRY_4XX', noEdit } }],
+    },
+    // Several range tests beside a setting: the range they accept together.
+    {
+      code: pRetryWith(`(e) => e.status >= 500 || (process.env.LENIENT === '1' && e.status >= 400 && e.status < 500)`),
+      errors: [{ messageId: 'retriesClientErrorWhen', line: 2, data: { label: 'pRetry()', status: '400-499', condition: `process.env.LENIENT === '1'`, reads: 'process.env.LENIENT', noEdit } }],
     },
     // The same predicate with no condition: a 4xx p-retry's shouldRetry accepts outright.
     {
