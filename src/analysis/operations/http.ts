@@ -166,8 +166,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
    * other key is no known request (undefined).
    */
   function chosenRequest(client: string, call: TSESTree.CallExpression, key: Node, facet: HttpFacet): HttpRequest | undefined {
-    const written = ctx.evaluator.evaluate(key);
-    const names = typeof written === 'string' ? [written] : computedCallee(call, ctx)?.names;
+    // A written name (`request['get']`) or the names of constant lists: computed-names.ts reads both.
+    const names = computedCallee(call, ctx)?.names;
     if (names) {
       if (!names.every((n) => HTTP_METHOD_MEMBERS.has(n))) return undefined;
       const method = worstMethod(names.map(methodOfMember));
