@@ -55,6 +55,25 @@ describe('an SWR onErrorRetry callback imported from another file', () => {
       }
     `, at('pages/other.tsx'))).toEqual([]);
   });
+
+  it('does not read a namespace import as the default export', () => {
+    // `ns` is the module namespace object, not the function exported as default: it is no callback.
+    const at = project({ 'lib/swr-retry.js': RETRY_CALLBACK + 'export default retryLater;\n', 'pages/ns.tsx': '' });
+    expect(lintAt(`
+      import useSWR from 'swr';
+      import * as retries from '../lib/swr-retry';
+      export function useNs() {
+        return useSWR('/api/ns', fetcher, { onErrorRetry: retries });
+      }
+    `, at('pages/ns.tsx'))).toEqual([]);
+    expect(lintAt(`
+      import useSWR from 'swr';
+      import retryLater from '../lib/swr-retry';
+      export function useDefault() {
+        return useSWR('/api/default', fetcher, { onErrorRetry: retryLater });
+      }
+    `, at('pages/ns.tsx'))).toContain('5 require-jitter');
+  });
 });
 
 const KAFKA_CLIENT = `
@@ -148,5 +167,30 @@ export async function sendLog(client, message) {
   it('is one when its catch can fail', () => {
     const at = project({ 'lib/send-log.ts': LOG(`await client.owner.send('log failed');`), 'src/reset.ts': '' });
     expect(lintAt(CALLER, at('src/reset.ts')).filter((f) => f.endsWith('no-unsafe-write-retry'))).toEqual(['7 no-unsafe-write-retry']);
+  });
+});
+
+const ORDERS_API = `
+export function createOrder(o) { return fetch('/orders', { method: 'POST', body: JSON.stringify(o) }); }
+export const listOrders = () => fetch('/orders');
+export default { createOrder: () => fetch('/orders') };
+`;
+
+describe('a member of a namespace import', () => {
+  beforeEach(() => clearModuleCache());
+
+  const loop = (call: string) => `
+    import * as api from '../lib/orders';
+    export async function run(o) {
+      for (let i = 0; i < 3; i++) {
+        try { return await ${call}; } catch { await new Promise((r) => setTimeout(r, 2 ** i * 100 * Math.random())); }
+      }
+    }
+  `;
+
+  it('is the function exported under that name, not a member of the default export', () => {
+    const at = project({ 'lib/orders.js': ORDERS_API, 'jobs/run.ts': '' });
+    expect(lintAt(loop('api.createOrder(o)'), at('jobs/run.ts'))).toContain('5 no-unsafe-write-retry');
+    expect(lintAt(loop('api.listOrders()'), at('jobs/run.ts'))).not.toContain('5 no-unsafe-write-retry');
   });
 });

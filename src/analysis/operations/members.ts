@@ -167,9 +167,18 @@ const MAX_REEXPORTS = 4;
 export function importedValue(id: TSESTree.Identifier, ctx: AnalysisContext, filename: string, open: OpenModule): ImportedValue | undefined {
   const ref = ctx.imports.resolve(id);
   if (!ref) return undefined;
+  if (isNamespaceImport(id, ctx)) return undefined;
   const exported = ref.path === 'module' ? 'default' : ref.path;
   if (exported.includes('.')) return undefined;
   return exportIn(open(ref.module, filename), exported, open, 0);
+}
+
+/**
+ * `import * as ns`: the module's namespace object, which no export expression stands for (unlike
+ * `require('./x')`, also bound to the whole module, which is what the file assigns to module.exports).
+ */
+function isNamespaceImport(id: TSESTree.Identifier, ctx: AnalysisContext): boolean {
+  return ctx.evaluator.variableOf(id)?.defs[0]?.node.type === T.ImportNamespaceSpecifier;
 }
 
 function exportIn(other: AnalysisContext | undefined, name: string, open: OpenModule, depth: number): ImportedValue | undefined {
@@ -210,7 +219,7 @@ export function crossFileValue(node: TSESTree.Identifier | TSESTree.CallExpressi
   if (crossing >= MAX_CROSSING) return UNKNOWN;
   const ref = ctx.imports.resolve(node);
   if (!ref) return UNKNOWN;
-  if (node.type === T.Identifier && ctx.evaluator.variableOf(node)?.defs[0]?.node.type === T.ImportNamespaceSpecifier) return UNKNOWN;
+  if (node.type === T.Identifier && isNamespaceImport(node, ctx)) return UNKNOWN;
   const [head, ...rest] = ref.path === 'module' ? ['default'] : ref.path.split('.');
   crossing++;
   try {
