@@ -17,7 +17,7 @@ import { createOperationAnalysis, type OperationAnalysis } from './operations/in
 import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
 import { declaredDescriptors, findWrapperSites, helpersOf, isFollowable, readModule, rememberLinted, resolveImport, type FileEnvironment } from './wrappers/index.js';
-import { crossFileValue, importedValue, type OpenModule } from './operations/members.js';
+import { crossFileClassField, crossFileValue, importedValue, type OpenModule } from './operations/members.js';
 import { nodeConfigValues } from './node-config.js';
 import { buildYamlModel, isYamlProgram } from './yaml/index.js';
 import { findingNodes, type FindingNode } from './finding-node.js';
@@ -168,6 +168,7 @@ function createContext(
     options: (node) => new OptionsView(evaluator, node),
     // Read only by a filter that could not be decided from the status alone: built on that question.
     errorShapes: () => (shapes ??= errorShapesOf(libraries ?? [], imports)),
+    httpFacetOf: (module) => (libraries ?? []).find((l) => l.http && (l.modules.includes(module) || !!l.matchModule?.(module)))?.http,
     nodesOfType(type) {
       // Keyword-led statements and functions are found without a walk; the rest share one index.
       const known = (found ??= new Map()).get(type);
@@ -182,7 +183,10 @@ function createContext(
       return list as never;
     },
   };
-  if (file && open && isAbsolute(file)) evaluator.moduleValue = (node) => crossFileValue(node, context, file, open);
+  if (file && open && isAbsolute(file)) {
+    evaluator.moduleValue = (node) => crossFileValue(node, context, file, open);
+    evaluator.classField = (typeName, key) => crossFileClassField(typeName, key, context, file, open);
+  }
   return context;
 }
 

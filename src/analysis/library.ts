@@ -32,6 +32,8 @@ export interface AnalysisContext {
   importedValue?(id: TSESTree.Identifier): ImportedValue | undefined;
   /** The errors the libraries this file imports document (their `operations.errorShapes`). */
   errorShapes?(): readonly ErrorShape[];
+  /** The HTTP facet of the library a module belongs to (`axios`), when one describes it. */
+  httpFacetOf?(module: string): HttpFacet | undefined;
 }
 
 /**
@@ -160,6 +162,12 @@ export interface HttpFacet {
   readonly bodyArgument?: number;
   /** Whether the promise rejects on a 4xx response by itself. */
   readonly throwsOnClientError: boolean;
+  /**
+   * For `members` clients: the option of a request's config that ends the request after that many
+   * milliseconds (axios's `timeout`; 0 or absent: no limit), read as a per-attempt timeout where a
+   * hand-written retry sends the request or an interceptor re-sends it.
+   */
+  readonly timeoutOption?: string;
   /** Options of a call that turn that off (`validateStatus`, `throwHttpErrors`). */
   readonly nonThrowingOptions?: readonly string[];
   /**

@@ -12,7 +12,7 @@ import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { absentBranch } from './presence.js';
 import { binaryValue, testRunnerFlag, unaryValue } from './operators.js';
 import { straightLineValue } from './straight-line.js';
-import { fieldValue, knownThisField, staticFieldValue } from './fields.js';
+import { fieldValue, knownThisField, staticFieldValue, typedFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env, type ModuleValues } from './environment.js';
 import {
@@ -112,6 +112,12 @@ export class Evaluator {
    * (index.ts, where files can be opened): plain data, which crosses files; UNKNOWN otherwise.
    */
   moduleValue: ((node: TSESTree.Identifier | TSESTree.CallExpression) => Value) | undefined;
+
+  /**
+   * A field of a class another file of the project exports, as that class's own code sets it
+   * (index.ts, where files can be opened; fields.ts typedFieldValue): plain values only.
+   */
+  classField: ((typeName: TSESTree.Identifier, key: string) => Value) | undefined;
 
   /** Values of imports written outside the code (node-config's files; index.ts sets it before the first evaluation). */
   modules: ModuleValues | undefined;
@@ -412,6 +418,8 @@ export class Evaluator {
     }
     const field = objectNode.type === T.ThisExpression ? fieldValue(this, node, env, depth) : objectNode.type === T.Identifier ? staticFieldValue(this, node, depth) : UNKNOWN;
     if (field !== UNKNOWN) return field;
+    const typed = objectNode.type === T.MemberExpression ? typedFieldValue(this, node, env, depth) : UNKNOWN;
+    if (typed !== UNKNOWN) return typed;
     const object = this.eval(node.object, env, depth);
     let key: string | undefined;
     if (!node.computed) key = node.property.type === T.Identifier ? node.property.name : undefined;

@@ -296,3 +296,47 @@ export function staticFieldValue(ev: Evaluator, node: TSESTree.MemberExpression,
   if (!member?.value || otherWrites(ev.sourceCode, name, new Set())) return UNKNOWN;
   return written(ev, member.value, depth);
 }
+
+/**
+ * `this.config.retries` where the field `config` is set from a constructor parameter typed as a
+ * class (`constructor(private config: Configuration)`, `this.config = config` with `config:
+ * Configuration`): that class's own field `retries`, read as fieldSource reads it, so with the
+ * class's defaults (`opts.retries ?? 3`), the value it has when nobody configures it. The class is
+ * one of this file, or one another file of the project exports (`classField`, which hands over
+ * plain values only). Read only under the defaults policy (environment.ts): an instance built with
+ * options differs, as an option differs from its default. UNKNOWN when any step is not known.
+ */
+export function typedFieldValue(ev: Evaluator, node: TSESTree.MemberExpression, env: Env, depth: number): Value {
+  if (!env.defaults) return UNKNOWN;
+  const key = memberName(node);
+  const holder = thisMember(node.object, ev.sourceCode);
+  if (key === undefined || key.startsWith('#') || !holder) return UNKNOWN;
+  const typeName = parameterClassType(ev, fieldSource(ev.sourceCode, holder.cls, holder.name)?.expr);
+  if (!typeName) return UNKNOWN;
+  const variable = ev.variableOf(typeName);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type === 'ClassName') return classFieldValue(ev, def.node as Class, key, depth);
+  if (def?.type === 'ImportBinding' && ev.classField) return ev.classField(typeName, key);
+  return UNKNOWN;
+}
+
+/** The value of instance field `key` of `cls`, as its own code sets it (UNKNOWN when not known). */
+export function classFieldValue(ev: Evaluator, cls: Class, key: string, depth = 0): Value {
+  const source = fieldSource(ev.sourceCode, cls, key);
+  if (!source) return UNKNOWN;
+  return source.expr ? written(ev, source.expr, depth) : undefined;
+}
+
+/** `config` of `constructor(config: Configuration)`: the class name its type annotation names, for a constructor's parameter. */
+function parameterClassType(ev: Evaluator, expr: Node | undefined): TSESTree.Identifier | undefined {
+  const id = expr && unwrap(expr);
+  if (id?.type !== T.Identifier) return undefined;
+  const variable = ev.variableOf(id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  const fn = def?.type === 'Parameter' ? def.node : undefined;
+  if (fn?.type !== T.FunctionExpression || fn.parent?.type !== T.MethodDefinition || fn.parent.kind !== 'constructor') return undefined;
+  const name = def!.name as TSESTree.Identifier;
+  const annotation = name.typeAnnotation?.typeAnnotation;
+  if (annotation?.type !== T.TSTypeReference || annotation.typeName.type !== T.Identifier) return undefined;
+  return annotation.typeName;
+}

@@ -3,7 +3,8 @@
  * `fetch(url, { signal: AbortSignal.timeout(15000) })`, or an `AbortController` aborted by a timer
  * (`setTimeout(() => controller.abort(), 15000)`), or a timer promise raced against the call
  * (`Promise.race([call, timeout])`, the timeout a `new Promise` whose timer rejects, written there or
- * made by a function of this file or an imported one: `createTimeout(15000)`). Each attempt may run
+ * made by a function of this file or an imported one: `createTimeout(15000)`), or the retried
+ * request's own timeout in its config (request-timeouts.ts). Each attempt may run
  * that long before it fails, so it counts towards the time the retry holds a worker (R-RES-RE-4).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -16,6 +17,7 @@ import { attemptEnv, evaluateAt, type HandWritten } from './attempts.js';
 import { calleeOf } from './control-flow.js';
 import type { Shape } from './site.js';
 import { isGlobalTimeout } from './sleeps.js';
+import { importedRequestTimeout } from './request-timeouts.js';
 
 export function attemptTimeout(hw: HandWritten, shape: Shape): Setting<number | undefined> {
   let best: { ms: number; node: Node } | undefined;
@@ -27,7 +29,22 @@ export function attemptTimeout(hw: HandWritten, shape: Shape): Setting<number | 
     // The shortest timer is the one that ends the attempt; an unreadable one says nothing.
     if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && (!best || ms < best.ms)) best = { ms, node: expr };
   }
+  // The retried request's own timeout (`axios(config)` with `config.timeout`): it ends the attempt too.
+  const request = requestOf(shape.operation);
+  const env = attemptEnv(hw, shape.region, 1);
+  const own = request ? importedRequestTimeout(hw.ctx, request, env) : undefined;
+  if (own && own !== 'none') {
+    const ms = evaluateAt(hw, own.expr, env);
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && (!best || ms < best.ms)) best = { ms, node: own.expr };
+  }
   return best ? { value: best.ms, node: best.node } : { value: undefined };
+}
+
+/** The call an operation makes (`await axios(config)`). */
+function requestOf(operation: Node): TSESTree.CallExpression | undefined {
+  let n = unwrap(operation);
+  if (n.type === T.AwaitExpression) n = unwrap(n.argument);
+  return n.type === T.CallExpression ? n : undefined;
 }
 
 /** The duration of `AbortSignal.timeout(ms)`, or of a `setTimeout` whose callback aborts a controller. */

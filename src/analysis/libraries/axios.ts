@@ -8,5 +8,5 @@ import type { LibraryDescriptor } from '../library.js';
 export const axios: LibraryDescriptor = {
   id: 'axios',
   modules: ['axios'],
-  http: { method: 'members', bodyArgument: 1, senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['validateStatus'], statusAcceptedOption: 'validateStatus', types: ['AxiosInstance', 'AxiosStatic', 'Axios'] },
+  http: { method: 'members', bodyArgument: 1, senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['validateStatus'], statusAcceptedOption: 'validateStatus', timeoutOption: 'timeout', types: ['AxiosInstance', 'AxiosStatic', 'Axios'] },
 };

@@ -13,7 +13,7 @@ import { isAbsolute } from 'node:path';
 import { constInitializer, enclosingFunction, isFunctionNode, lookupProperty, propertyKey, staticPropertyName, unwrap } from '../ast.js';
 import type { AnalysisContext, ImportedValue } from '../library.js';
 import type { Node } from '../model.js';
-import { thisClass } from '../eval/fields.js';
+import { classFieldValue, thisClass } from '../eval/fields.js';
 import { asData } from '../eval/calls.js';
 import { UNKNOWN, isDataObject, type DataValue, type Value } from '../eval/values.js';
 
@@ -239,6 +239,25 @@ export function crossFileValue(node: TSESTree.Identifier | TSESTree.CallExpressi
       value = value.properties.has(key) ? (value.properties.get(key) as Value) : value.open ? UNKNOWN : undefined;
     }
     return value;
+  } finally {
+    crossing--;
+  }
+}
+
+/**
+ * Instance field `key` of a class another file of the project exports under an imported name
+ * (`import Configuration from './Configuration'`, named in a type annotation), as that class's own
+ * code sets it (fields.ts classFieldValue, its defaults applying), handed over as plain data.
+ */
+export function crossFileClassField(typeName: TSESTree.Identifier, key: string, ctx: AnalysisContext, filename: string, open: OpenModule): Value {
+  if (crossing >= MAX_CROSSING) return UNKNOWN;
+  crossing++;
+  try {
+    const found = importedValue(typeName, ctx, filename, open);
+    const cls = found && unwrap(found.node);
+    if (cls?.type !== T.ClassDeclaration && cls?.type !== T.ClassExpression) return UNKNOWN;
+    const ev = found!.ctx.evaluator;
+    return asData(ev, classFieldValue(ev, cls, key), 0, 0);
   } finally {
     crossing--;
   }
