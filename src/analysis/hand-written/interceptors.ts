@@ -20,6 +20,8 @@ import { methodName, walkExpression } from './control-flow.js';
 import { isFilterCondition, retriesFailuresOnly } from './filter.js';
 import { buildSite, type Constraint, type Shape } from './site.js';
 import { isGlobalTimeout, plainSleep, sleepOf, type Sleep } from './sleeps.js';
+import { configArgument, optionIn, timeoutFacet } from './request-timeouts.js';
+import { thisClass } from '../eval/fields.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -190,9 +192,47 @@ function handlerSite(hw: HandWritten, handler: Fn, instance: Node, fulfilled: bo
   const callee = unwrap(resend.callee);
   const reportNode = callee.type === T.MemberExpression ? callee.property : callee;
   const built = buildSite(hw, shape, { node: handler, reportNode, label: 'response interceptor re-send' });
+  const timeout = built.attemptTimeoutMs.value === undefined ? senderTimeout(hw, instance) : undefined;
   // The interceptor re-sends every request made through the instance, whatever its method, unless
   // the handler looks at the method.
-  return { ...built, clientLevel: true, operation: instance, retriesWrites: readsMethod(hw.ctx.nodesOfType(T.MemberExpression), handler, (o) => isConfig(hw, h, o)) ? undefined : { value: true, node: reportNode } };
+  return { ...built, ...(timeout && { attemptTimeoutMs: timeout }), clientLevel: true, operation: instance, retriesWrites: readsMethod(hw.ctx.nodesOfType(T.MemberExpression), handler, (o) => isConfig(hw, h, o)) ? undefined : { value: true, node: reportNode } };
+}
+
+/**
+ * The per-request timeout of the requests this file sends through the intercepted instance
+ * (`this.axios(options)` with `options.timeout`, read with the code's defaults): a re-send carries
+ * the config of the request that failed, so its timeout is that request's. Requests elsewhere may
+ * set another or none; the longest read here is one the retry certainly meets, so its worst case
+ * is at least the retry's with that timeout. Instances named by `this` count in their own class only.
+ */
+function senderTimeout(hw: HandWritten, instance: Node): { value: number; node: Node } | undefined {
+  const facet = timeoutFacet(hw.ctx, 'axios');
+  if (!facet) return undefined;
+  const text = (n: Node) => hw.ctx.sourceCode.getText(n).replace(/\s+/g, '');
+  const want = text(instance);
+  const owner = ownerOf(instance);
+  const env = rootEnv(hw);
+  let best: { value: number; node: Node } | undefined;
+  for (const call of hw.ctx.nodesOfType(T.CallExpression)) {
+    const callee = unwrap(call.callee);
+    const direct = text(callee) === want;
+    const member = !direct && callee.type === T.MemberExpression ? memberName(callee) : undefined;
+    const client = direct ? callee : member !== undefined ? unwrap((callee as TSESTree.MemberExpression).object) : undefined;
+    if (!client || text(client) !== want || ownerOf(client) !== owner) continue;
+    const config = configArgument(call, facet, member);
+    const found = config && optionIn(hw.evaluator, config, facet.timeoutOption, call, env);
+    if (!found || found === 'none') continue;
+    const ms = hw.evaluator.evaluateIn(found.expr, env);
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && (!best || ms > best.value)) best = { value: ms, node: found.expr };
+  }
+  return best;
+}
+
+/** The class whose `this` a `this.x` chain starts at (undefined for other expressions). */
+function ownerOf(n: Node): Node | undefined {
+  let root = unwrap(n);
+  while (root.type === T.MemberExpression) root = unwrap(root.object);
+  return root.type === T.ThisExpression ? thisClass(root) : undefined;
 }
 
 /** The conditions and waits between the handler's start and the re-send. */
