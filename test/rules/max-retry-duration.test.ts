@@ -16,8 +16,17 @@ run('max-retry-duration', rule, {
     "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nasync function send(msg: string) {\n  for (let i = 0; i < 3; i++) {\n    try { return await mailer.sendMail(msg); } catch (e) { if (i === 2) throw e; await sleep(500); }\n  }\n}\nexport async function notify(msg: string) {\n  for (let a = 1; a <= 2; a++) {\n    try { await send(msg); return; } catch (e) { if (a === 1) await sleep(2000); }\n  }\n}",
     // A per-attempt timeout bounds each attempt already (2 s + 2 x 1 s).
     "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nasync function send(msg: string) {\n  for (let i = 0; i < 3; i++) {\n    try { return await mailer.sendMail(msg); } catch (e) { if (i === 2) throw e; await sleep(2000); }\n  }\n}\nexport async function notify(msg: string) {\n  for (let a = 1; a <= 2; a++) {\n    try { await send(msg, AbortSignal.timeout(1000)); return; } catch (e) { if (a === 1) await sleep(2000); }\n  }\n}",
+    // The retried request sets no timeout of its own: 0.4 s + 0.8 s of waits.
+    "import axios from 'axios';\nconst sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      const options = { url, method: 'get' };\n      return await axios(options);\n    } catch (e) {\n      if (attempt === 3) throw e;\n      await sleep(200 * 2 ** attempt * Math.random());\n    }\n  }\n}",
+    // A config handed to another call first may get another timeout there: unknown.
+    "import axios from 'axios';\nconst sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      const options = { url, timeout: 10000 };\n      prepare(options);\n      return await axios(options);\n    } catch (e) {\n      if (attempt === 3) throw e;\n      await sleep(200 * 2 ** attempt * Math.random());\n    }\n  }\n}",
   ],
   invalid: [
+    {
+      // The retried axios request's own config timeout is each attempt's: 3 x 10 s plus the waits.
+      code: "import axios from 'axios';\nconst sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      const options = { url, timeout: 10000 };\n      return await axios(options);\n    } catch (e) {\n      if (attempt === 3) throw e;\n      await sleep(200 * 2 ** attempt * Math.random());\n    }\n  }\n}",
+      errors: [{ messageId: 'needsQueue', line: 4 }],
+    },
     {
       // pRetry waits up to 1 s twice, but each attempt sleeps through got's own default waits
       // (1.1 s + 2.1 s): 2 s + 3 x 3.2 s. Turning off got's retries fits the budget.

@@ -56,10 +56,10 @@ export function importedRequestTimeout(ctx: AnalysisContext, call: Call, env: En
   const ref = ctx.imports.resolve(call.callee);
   const facet = ref && timeoutFacet(ctx, ref.module);
   if (!ref || !facet) return undefined;
-  const segments = ref.path.split('.');
-  const last = segments[segments.length - 1]!;
-  const member = segments.length === 1 || (segments.length === 2 && last === 'default') ? undefined : last;
-  if (member !== undefined && segments.length > 2) return undefined;
+  // `axios(...)` is the module itself (`default`, or `module` for a require); `axios.get(...)` its member.
+  const segments = ref.path.split('.').filter((s) => s !== 'default' && s !== 'module');
+  if (segments.length > 1) return undefined;
+  const member = segments[0];
   const config = configArgument(call, facet, member);
   return config ? optionIn(ctx.evaluator, config, facet.timeoutOption, call, env) : 'none';
 }
