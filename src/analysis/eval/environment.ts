@@ -63,6 +63,12 @@ export interface Env {
   readonly frame?: Frame | undefined;
   readonly flags?: Flags | undefined;
   /**
+   * Functions whose parameters `lookup` binds (a helper read at a call, and the constructor of the
+   * instance its method is called on): a class field set in such a constructor from its parameters
+   * (`this.maxAttempts = maxAttempts`) is read here, with them bound (fields.ts).
+   */
+  readonly boundFunctions?: ReadonlySet<Node> | undefined;
+  /**
    * A binding this environment decides (a loop counter, the retry number); FREE for the code's own.
    * `env` is the environment of the read (this one, or one derived from it with a frame or flags).
    */

@@ -251,6 +251,10 @@ const valueCache = new WeakMap<Node, Value>();
  * as any unknown member does (UNKNOWN, or the probe).
  */
 export function fieldValue(ev: Evaluator, node: TSESTree.MemberExpression, env: Env, depth: number): Value {
+  if (env.boundFunctions) {
+    const bound = constructedValue(ev, node, env, depth);
+    if (bound !== UNKNOWN) return bound;
+  }
   const value = sourceValue(ev, node, depth);
   return env.names || !isSymbolic(value) ? value : UNKNOWN;
 }
@@ -260,6 +264,27 @@ function sourceValue(ev: Evaluator, node: TSESTree.MemberExpression, depth: numb
   const source = field && fieldSource(ev.sourceCode, field.cls, field.name);
   if (!source) return UNKNOWN;
   return source.expr ? written(ev, source.expr, depth) : undefined;
+}
+
+/**
+ * `this.x` where `x` is set in the constructor from its parameters and the environment binds them
+ * (a method helper read as called on `new Client(3, 10)`): the setting read in `env`, not cached.
+ */
+function constructedValue(ev: Evaluator, node: TSESTree.MemberExpression, env: Env, depth: number): Value {
+  const field = thisMember(node, ev.sourceCode);
+  const source = field && fieldSource(ev.sourceCode, field.cls, field.name);
+  const ctor = source?.expr && constructorOf(source.expr);
+  if (!ctor || !env.boundFunctions!.has(ctor)) return UNKNOWN;
+  return ev.eval(source!.expr, env, depth + 1);
+}
+
+/** The constructor a node is written in (its parameters or body, no function in between). */
+function constructorOf(node: Node): TSESTree.FunctionExpression | undefined {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === T.FunctionExpression) return p.parent?.type === T.MethodDefinition && p.parent.kind === 'constructor' ? p : undefined;
+    if (p.type === T.ArrowFunctionExpression || p.type === T.FunctionDeclaration || p.type === T.ClassBody) return undefined;
+  }
+  return undefined;
 }
 
 /** The value of the expression that sets a field, read once under FIELD_ENV (a cycle reads as UNKNOWN). */

@@ -105,6 +105,7 @@ export function attemptEnv(hw: HandWritten, region: Region, attempt: number, que
     flags: { random: false },
     ...question,
     lookup: (variable, id, env) => lookup(hw, variable, id, env as AttemptEnv),
+    boundFunctions: boundFunctions(hw.bound),
     lookupField: (object, key, node, env) => {
       const state = (env as AttemptEnv).region.fields?.get(object)?.get(key);
       return state ? valueAt(hw, state, env as AttemptEnv, executionPosition(node, (env as AttemptEnv).region)) : FREE;
@@ -112,6 +113,20 @@ export function attemptEnv(hw: HandWritten, region: Region, attempt: number, que
     varies: (expr, env) => dependsOnAttempt(hw, expr, env as AttemptEnv),
     importOf: (node) => hw.ctx.imports.resolve(node),
   };
+}
+
+const boundSets = new WeakMap<BoundCall, ReadonlySet<Node>>();
+
+/** The functions a bound call (and the calls around it) binds the parameters of. */
+function boundFunctions(bound: BoundCall | undefined): ReadonlySet<Node> | undefined {
+  if (!bound) return undefined;
+  let set = boundSets.get(bound);
+  if (!set) {
+    const fns = new Set<Node>();
+    for (let b: BoundCall | undefined = bound; b; b = b.outer) fns.add(b.fn);
+    boundSets.set(bound, (set = fns));
+  }
+  return set;
 }
 
 /** An environment for values read before any attempt (a bound helper's arguments). */

@@ -9,14 +9,14 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { memberChain } from '../imports.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { contains } from '../ast.js';
+import { contains, memberName } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
-import { findWrapperHelpers, markCalledInOwnFile, wrapperCallSite, type WrapperHelper } from './inferred.js';
+import { constructorOf, findWrapperHelpers, markCalledInOwnFile, readArguments, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { composedHelpers, type InnerCall } from './composed.js';
 import { methodCalls } from './methods.js';
 import { addFactoryCalls, factoryOf, keepsResult, retrierCalls } from './factories.js';
 import { findLibraryHelpers, type Reread } from './library-helpers.js';
-import { findExportedHelper, isFollowable, isUnparsed, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
+import { findExportedHelper, isFollowable, isUnparsed, methodExport, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
 export type { Reread } from './library-helpers.js';
@@ -79,8 +79,8 @@ export function findWrapperSites(
       if (ref.isWrite() || call?.type !== T.CallExpression || call.callee !== id || contains(helper.fn, call) || onCycle(ctx, call)) continue;
       if (addCall(helper, call, id)) called = true;
     }
-    for (const { call, callee } of helper.owner ? methodCalls(ctx, helper.owner, helper.name) : []) {
-      if (!contains(helper.fn, call) && !onCycle(ctx, call) && addCall(helper, call, callee)) called = true;
+    for (const { call, callee, construction } of helper.owner ? methodCalls(ctx, helper.owner, helper.name) : []) {
+      if (!contains(helper.fn, call) && !onCycle(ctx, call) && addCall(constructed(ctx, helper, construction), call, callee)) called = true;
     }
     return called;
   };
@@ -109,18 +109,26 @@ export function findWrapperSites(
       // A call whose result is a function later called with a function (`const retry = makeRetry(...)`,
       // `this.retrier = createRetry(opts)`) may be a factory's (factories.ts).
       const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && (passesFunction(c.call, ctx) || insideRetry(c.call) || makesRetrier(c.call, ctx)));
-      if (calls.length === 0) continue;
+      // `new RetryHelper(3, 10, 20).execute(fn)`: a method of an imported class called on an instance built here.
+      const owner = exportName(binding.path);
+      const instances = owner.includes('.') ? [] : instanceCalls(ctx, binding.variable).filter((c) => !taken.has(c.call) && passesFunction(c.call, ctx));
+      if (calls.length === 0 && instances.length === 0) continue;
       // resolveImport keeps its own cache of resolutions: no second memo here.
       const file = resolveImport(binding.module, filename);
       if (!file) continue;
       // A module known to offer none of the names called settles every call through it.
       const peeked = peekModule(file);
       if (!peeked) continue;
-      if (!isUnparsed(peeked) && peeked.reexports.length === 0 && !calls.some((c) => peeked.helpers.has(exportName(c.path)))) continue;
+      if (!isUnparsed(peeked) && peeked.reexports.length === 0 && !calls.some((c) => peeked.helpers.has(exportName(c.path))) &&
+        !instances.some((i) => peeked.helpers.has(methodExport(owner, i.method)))) continue;
       for (const c of calls) {
         const helper = findExportedHelper(file, exportName(c.path), env, analyse, loaded);
         if (helper?.makes) addFactoryCalls(ctx, helper, c.call, addCall);
         else if (helper) addCall(helper, c.call, c.callee);
+      }
+      for (const i of instances) {
+        const helper = findExportedHelper(file, methodExport(owner, i.method), env, analyse, loaded);
+        if (helper) addCall(constructed(ctx, helper, i.construction), i.call, i.callee);
       }
     }
   }
@@ -152,6 +160,17 @@ export function findWrapperSites(
   return { sites: out, replace };
 }
 
+/**
+ * A method helper as called on an instance built with `new Owner(args)`: the constructor's
+ * parameters bound to the construction's arguments (read as any helper call's are), shown there.
+ */
+function constructed(ctx: AnalysisContext, helper: WrapperHelper, construction: TSESTree.NewExpression | undefined): WrapperHelper {
+  const ctor = construction && helper.owner ? constructorOf(helper.owner) : undefined;
+  if (!construction || !ctor || !helper.constructedWith) return helper;
+  const args = readArguments(construction, ctx, ctor.params.length);
+  return { ...helper.constructedWith(args.values), madeAt: { fn: ctor, nodes: args.nodes } };
+}
+
 /** Whether what a call returns is kept and later called with a function (`const retry = make(); retry(() => ...)`). */
 function makesRetrier(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean {
   return keepsResult(call) && retrierCalls(ctx, call).some((r) => passesFunction(r.call, ctx));
@@ -171,6 +190,38 @@ function callsThrough(variable: TSESLint.Scope.Variable, path: string): CallThro
     const { expression, path: p } = memberChain(ref.identifier as Node, path);
     const call = expression.parent;
     if (call?.type === T.CallExpression && call.callee === expression) out.push({ call, callee: expression, path: p });
+  }
+  return out;
+}
+
+interface InstanceCall {
+  readonly call: TSESTree.CallExpression;
+  readonly callee: TSESTree.MemberExpression;
+  readonly method: string;
+  readonly construction: TSESTree.NewExpression;
+}
+
+/** Method calls on instances of an imported class built here: `new C(...).m()`, or on a const holding `new C(...)`. */
+function instanceCalls(ctx: AnalysisContext, variable: TSESLint.Scope.Variable): InstanceCall[] {
+  const out: InstanceCall[] = [];
+  const onMember = (object: Node, construction: TSESTree.NewExpression) => {
+    const member = object.parent;
+    const call = member?.parent;
+    const method = member?.type === T.MemberExpression && member.object === object ? memberName(member) : undefined;
+    if (method !== undefined && call?.type === T.CallExpression && call.callee === member) out.push({ call, callee: member as TSESTree.MemberExpression, method, construction });
+  };
+  for (const ref of variable.references) {
+    const made = (ref.identifier as Node).parent;
+    if (ref.isWrite() || made?.type !== T.NewExpression || made.callee !== ref.identifier) continue;
+    const declarator = made.parent;
+    if (declarator?.type === T.VariableDeclarator && declarator.init === made && declarator.id.type === T.Identifier) {
+      const held = ctx.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
+      // A name written again may hold something else when it is called.
+      if (!held || held.references.some((r) => r.isWrite() && !r.init)) continue;
+      for (const r of held.references) if (!r.init) onMember(r.identifier as Node, made);
+    } else {
+      onMember(made, made);
+    }
   }
   return out;
 }

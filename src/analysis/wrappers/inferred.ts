@@ -62,6 +62,12 @@ export interface WrapperHelper {
   makes?(factoryArgs: readonly DataValue[]): WrapperHelper;
   /** For a helper one factory call made: the factory, and its call's argument nodes by path (`0.retries`). */
   readonly madeAt?: { readonly fn: Fn; readonly nodes: ReadonlyMap<string, Node> } | undefined;
+  /**
+   * For a method of a class with a constructor: the method as called on an instance built with
+   * these arguments (`new RetryHelper(3, 10, 20).execute(fn)`), the fields the constructor sets
+   * from its parameters read with them. Its defaults stay the method's own.
+   */
+  constructedWith?(ctorArgs: readonly DataValue[]): WrapperHelper;
 }
 
 const MAX_CALL_CACHE = 64;
@@ -231,7 +237,7 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found, outer?: Bo
       return null;
     }
   };
-  return {
+  const helper: WrapperHelper = {
     ...found,
     site: s,
     ctx,
@@ -247,6 +253,29 @@ function makeHelper(ctx: AnalysisContext, s: RetrySite, found: Found, outer?: Bo
     specialise: cachedByArguments(run),
     madeWith: found.returnedBy ? (factoryArgs) => makeHelper(ctx, s, found, { fn: found.returnedBy!, args: factoryArgs }) : undefined,
   };
+  const ctor = !outer && found.owner ? constructorOf(found.owner) : undefined;
+  if (!ctor) return helper;
+  const made = new Map<string, WrapperHelper>();
+  helper.constructedWith = (ctorArgs) => {
+    const key = keyOf(ctorArgs);
+    let hit = made.get(key);
+    if (!hit) {
+      // Compared with the method's own defaults, so what the construction changes is the call's finding.
+      hit = { ...makeHelper(ctx, s, found, { fn: ctor, args: ctorArgs }), defaults: () => helper.defaults() };
+      if (made.size >= MAX_CALL_CACHE) made.delete(made.keys().next().value!);
+      made.set(key, hit);
+    }
+    return hit;
+  };
+  return helper;
+}
+
+/** The constructor a class writes (none: fields come from initialisers alone). */
+export function constructorOf(cls: ClassNode): Fn | undefined {
+  for (const m of cls.body.body) {
+    if (m.type === T.MethodDefinition && m.kind === 'constructor' && m.value.type === T.FunctionExpression && m.value.body) return m.value;
+  }
+  return undefined;
 }
 
 /** `run` remembered per distinct arguments (the most recent MAX_CALL_CACHE of them). */
@@ -295,7 +324,7 @@ export interface ReadArguments {
 }
 
 /** `sameFile`: the helper is written in the caller's file, so a function passed in (a filter) can be read there. */
-export function readArguments(call: TSESTree.CallExpression, ctx: AnalysisContext, arity: number, env?: Env, sameFile = false): ReadArguments {
+export function readArguments(call: TSESTree.CallExpression | TSESTree.NewExpression, ctx: AnalysisContext, arity: number, env?: Env, sameFile = false): ReadArguments {
   const values: DataValue[] = [];
   const nodes = new Map<string, Node>();
   for (let i = 0; i < call.arguments.length; i++) {

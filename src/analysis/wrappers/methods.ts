@@ -17,6 +17,8 @@ type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 export interface MethodCall {
   readonly call: TSESTree.CallExpression;
   readonly callee: TSESTree.MemberExpression;
+  /** The `new Owner(...)` that built the instance called on (none for `this`). */
+  readonly construction?: TSESTree.NewExpression | undefined;
 }
 
 /** Calls of method `name` of `owner` on its own instances, found from the name in the text. */
@@ -32,23 +34,26 @@ export function methodCalls(ctx: AnalysisContext, owner: ClassNode, name: string
     let callee: Node = member;
     while (callee.parent && (callee.parent.type === T.ChainExpression || callee.parent.type === T.TSNonNullExpression)) callee = callee.parent;
     const call = callee.parent;
-    if (call?.type === T.CallExpression && call.callee === callee && isInstance(ctx, member.object, owner)) out.push({ call, callee: member });
+    const instance = call?.type === T.CallExpression && call.callee === callee ? instanceOf(ctx, member.object, owner) : undefined;
+    if (instance) out.push({ call: call as TSESTree.CallExpression, callee: member, construction: instance === true ? undefined : instance });
     return false;
   }, { atEnd: true });
   return out;
 }
 
-/** `this` inside the class, or a const the file initialises with `new Owner(...)`. */
-function isInstance(ctx: AnalysisContext, object: Node, owner: ClassNode): boolean {
+/**
+ * `this` inside the class (true), or an instance the file builds with `new Owner(...)`: held in a
+ * const or called at once (`new Owner(...).send()`); that construction is returned.
+ */
+function instanceOf(ctx: AnalysisContext, object: Node, owner: ClassNode): TSESTree.NewExpression | boolean {
   const o = unwrap(object);
   if (o.type === T.ThisExpression) return thisClass(o) === owner;
-  if (o.type !== T.Identifier) return false;
-  const init = constInitializer(ctx.evaluator.variableOf(o));
+  const init = o.type === T.Identifier ? constInitializer(ctx.evaluator.variableOf(o)) : o;
   const made = init && unwrap(init);
   if (made?.type !== T.NewExpression) return false;
   const ctor = unwrap(made.callee);
   if (ctor.type !== T.Identifier) return false;
   const v = ctx.evaluator.variableOf(ctor);
   const def = v?.defs.length === 1 ? v.defs[0] : undefined;
-  return def?.type === 'ClassName' ? def.node === owner : constInitializer(v) === owner;
+  return (def?.type === 'ClassName' ? def.node === owner : constInitializer(v) === owner) ? made : false;
 }

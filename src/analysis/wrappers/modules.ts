@@ -579,9 +579,22 @@ function exportsOf(file: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, 
   const add = (name: string, node: TSESTree.Node | null | undefined) => {
     // Most files offer no helper: then only their re-exports matter, and no export is looked up.
     if (helpers.size === 0) return;
+    const cls = classOf(node);
+    if (cls) {
+      // A class's method helpers, by `Class.prototype.method` (called on instances another file builds).
+      for (const h of helpers.values()) if (h.owner === cls && !byName.has(methodExport(name, h.name))) byName.set(methodExport(name, h.name), h);
+      return;
+    }
     const fn = fnOf(node);
     const helper = fn && helpers.get(fn);
     if (helper && !byName.has(name)) byName.set(name, helper);
+  };
+  const classOf = (node: TSESTree.Node | null | undefined): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined => {
+    const n = node && unwrap(node);
+    if (n?.type === T.ClassDeclaration || n?.type === T.ClassExpression) return n;
+    if (n?.type !== T.Identifier) return undefined;
+    const def = findVariable(ctx.evaluator.scopeOf(n), n.name)?.defs[0];
+    return def?.type === 'ClassName' ? def.node as TSESTree.ClassDeclaration : undefined;
   };
   const nameOf = (n: TSESTree.Identifier | TSESTree.StringLiteral) => (n.type === T.Identifier ? n.name : n.value);
   for (const st of ctx.sourceCode.ast.body) {
@@ -590,7 +603,7 @@ function exportsOf(file: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, 
         const names = new Map<string, string>();
         for (const s of st.specifiers) if (s.type === T.ExportSpecifier) names.set(nameOf(s.exported), nameOf(s.local));
         reexports.push({ from: st.source.value, names });
-      } else if (st.declaration?.type === T.FunctionDeclaration && st.declaration.id) {
+      } else if ((st.declaration?.type === T.FunctionDeclaration || st.declaration?.type === T.ClassDeclaration) && st.declaration.id) {
         add(st.declaration.id.name, st.declaration);
       } else if (st.declaration?.type === T.VariableDeclaration) {
         for (const d of st.declaration.declarations) if (d.id.type === T.Identifier) add(d.id.name, d.init);
@@ -615,6 +628,11 @@ function exportsOf(file: string, ctx: AnalysisContext, helpers: ReadonlyMap<Fn, 
     }
   }
   return { file, helpers: byName, reexports };
+}
+
+/** The export name of method `method` of a class exported as `name`. */
+export function methodExport(name: string, method: string): string {
+  return `${name}.prototype.${method}`;
 }
 
 /** `module.exports` -> default, `module.exports.x` / `exports.x` -> x. */
@@ -645,10 +663,15 @@ export function findExportedHelper(
   if (!summary) return undefined;
   const own = summary.helpers.get(name);
   if (own) return own;
+  // `Class.prototype.method` follows the class's name through a re-export.
+  const at = name.indexOf('.prototype.');
+  const head = at < 0 ? name : name.slice(0, at);
+  const tail = at < 0 ? '' : name.slice(at);
   for (const r of summary.reexports) {
-    if (r.names === '*' && name === 'default') continue;
-    const imported = r.names === '*' ? name : r.names.get(name);
-    if (imported === undefined) continue;
+    if (r.names === '*' && head === 'default') continue;
+    const local = r.names === '*' ? head : r.names.get(head);
+    if (local === undefined) continue;
+    const imported = local + tail;
     const target = resolveImport(r.from, file);
     const found = target && findExportedHelper(target, imported, env, analyse, loaded, depth + 1);
     if (found) return found;
