@@ -64,6 +64,18 @@ describe('the retried request\'s own timeout', () => {
     expect(analyse(LOOP('{ timeout: 10000 }').replace('axios(options)', 'axios.post(url, {}, options)'))[0]).toMatchObject({ attemptTimeoutMs: 10000 });
   });
 
+  it('an instance made here with a timeout: its requests carry it unless their config sets another', () => {
+    const viaInstance = (create: string, send: string, extra = '') => LOOP('{ url }', extra)
+      .replace("import axios from 'axios';", `import axios from 'axios';\nconst api = axios.create(${create});`)
+      .replace('axios(options)', send);
+    expect(analyse(viaInstance('{ timeout: 8000 }', 'api.get(url)'))[0]).toMatchObject({ attemptTimeoutMs: 8000 });
+    expect(lint(viaInstance('{ timeout: 8000 }', 'api.get(url)')).map((f) => f.rule)).toContain('max-retry-duration');
+    expect(analyse(viaInstance('{ timeout: 8000 }', 'api.get(url, { timeout: 1000 })'))[0]).toMatchObject({ attemptTimeoutMs: 1000 });
+    expect(analyse(viaInstance('{ baseURL: "/x" }', 'api.get(url)'))[0]).toMatchObject({ attemptTimeoutMs: undefined });
+    // The instance's defaults written again elsewhere: not known.
+    expect(analyse(viaInstance('{ timeout: 8000 }', 'api.get(url)', 'api.defaults.timeout = 100;'))[0]).toMatchObject({ attemptTimeoutMs: undefined });
+  });
+
   it('a client that is not axios is not read for an axios option', () => {
     const code = LOOP('{ url, timeout: 10000 }').replace("import axios from 'axios';", "import axios from './my-client';");
     expect(analyse(code)[0]).toMatchObject({ attemptTimeoutMs: undefined });

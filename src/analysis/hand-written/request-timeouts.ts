@@ -51,17 +51,45 @@ export function configArgument(call: Call, facet: HttpFacet, member: string | un
   return arg as Node | undefined;
 }
 
-/** A call of a client imported from a module whose facet names a timeout option: the expression its config sets it with. */
+/**
+ * A call of a client imported from a module whose facet names a timeout option, or of an instance
+ * the file makes from it (`const api = axios.create({ timeout: 5000 }); api.get(url)`): the
+ * expression its config sets the option with, the instance's own where the call's config sets none.
+ */
 export function importedRequestTimeout(ctx: AnalysisContext, call: Call, env: Env): RequestTimeout | undefined {
   const ref = ctx.imports.resolve(call.callee);
   const facet = ref && timeoutFacet(ctx, ref.module);
-  if (!ref || !facet) return undefined;
+  if (!ref || !facet) return instanceRequestTimeout(ctx, call, env);
   // `axios(...)` is the module itself (`default`, or `module` for a require); `axios.get(...)` its member.
   const segments = ref.path.split('.').filter((s) => s !== 'default' && s !== 'module');
   if (segments.length > 1) return undefined;
   const member = segments[0];
   const config = configArgument(call, facet, member);
   return config ? optionIn(ctx.evaluator, config, facet.timeoutOption, call, env) : 'none';
+}
+
+/** `api.get(url, config)` or `api(config)` on a const made by `<client>.create(defaults)`. */
+function instanceRequestTimeout(ctx: AnalysisContext, call: Call, env: Env): RequestTimeout | undefined {
+  const callee = unwrap(call.callee);
+  const member = callee.type === T.MemberExpression ? memberName(callee) : undefined;
+  const client = callee.type === T.MemberExpression ? unwrap(callee.object) : callee;
+  if (client.type !== T.Identifier || (callee.type === T.MemberExpression && member === undefined)) return undefined;
+  const variable = ctx.evaluator.variableOf(client);
+  const init = constInitializer(variable);
+  const made = init && unwrap(init);
+  if (made?.type !== T.CallExpression) return undefined;
+  // `api.defaults.timeout = ...` elsewhere changes what the instance was made with.
+  if (variable!.references.some((r) => r.identifier.parent?.type === T.MemberExpression && memberName(r.identifier.parent) === 'defaults')) return undefined;
+  const ref = ctx.imports.resolve(made.callee);
+  const facet = ref && timeoutFacet(ctx, ref.module);
+  const path = ref?.path.split('.').filter((x) => x !== 'default' && x !== 'module');
+  if (!facet || path?.length !== 1 || path[0] !== 'create') return undefined;
+  const config = configArgument(call, facet, member);
+  const own = config ? optionIn(ctx.evaluator, config, facet.timeoutOption, call, env) : 'none';
+  if (own !== 'none') return own;
+  const defaults = made.arguments[0];
+  if (made.arguments.length > 1 || defaults?.type === T.SpreadElement) return undefined;
+  return defaults ? optionIn(ctx.evaluator, defaults as Node, facet.timeoutOption, made, env) : 'none';
 }
 
 /**

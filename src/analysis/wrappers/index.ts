@@ -167,7 +167,7 @@ export function findWrapperSites(
 function constructed(ctx: AnalysisContext, helper: WrapperHelper, construction: TSESTree.NewExpression | undefined): WrapperHelper {
   const ctor = construction && helper.owner ? constructorOf(helper.owner) : undefined;
   if (!construction || !ctor || !helper.constructedWith) return helper;
-  const args = readArguments(construction, ctx, ctor.params.length);
+  const args = readArguments(construction, ctx, ctor.params.length, undefined, ctx === helper.ctx);
   return { ...helper.constructedWith(args.values), madeAt: { fn: ctor, nodes: args.nodes } };
 }
 
