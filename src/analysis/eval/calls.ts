@@ -4,13 +4,13 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { staticPropertyName, unwrap } from '../ast.js';
+import { staticPropertyName, unwrap, type Variable } from '../ast.js';
 import { MATH, NUMBER_PARSERS, NUMBER_PREDICATES, RANDOM_NAME, numberPredicate, parseNumber } from './builtins.js';
 import { FREE, MAX_DEPTH, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
 import { thisClass } from './fields.js';
-import { evalReturn, frameFor, localFunction, returnOf } from './functions.js';
-import { NO_HEADERS, RESPONSE, UNKNOWN, continuousRange, isDataObject, isInterval, isSetValue, isStaticFunction, isStaticObject, range, toInterval, type DataValue, type SymbolicValue, type Value } from './values.js';
+import { evalReturn, frameFor, localFunction, parameterVariable, returnOf } from './functions.js';
+import { NO_HEADERS, RESPONSE, UNKNOWN, continuousRange, isDataObject, isInterval, isSetValue, isStaticFunction, isStaticObject, range, toInterval, type DataValue, type StaticFunction, type SymbolicValue, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -66,22 +66,65 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
   if (fn) return inline(ev, fn, args, env, depth);
   // `const backoff = options.retryBackoff ?? this[kRetryBackoff]`: a function value read from a name.
   const held = env.inlines && variable && !imported && variable.defs.length === 1 && variable.defs[0]!.type === 'Variable' ? ev.eval(callee, env, depth + 1) : undefined;
-  if (isStaticFunction(held)) return inline(ev, held.node, args, env, depth);
+  if (isStaticFunction(held)) return callFunctionValue(ev, held, args, env, depth);
   if (env.randomness && RANDOM_NAME.test(callee.name)) sawRandom(env);
   // `shouldRetry(e)` with the parameter bound to a function of this file a call passes.
   return env.inlines && env.lookup && variable?.defs[0]?.type === 'Parameter' ? passedFunction(ev, callee, args, env, depth) : UNKNOWN;
 }
 
-/**
- * A function a helper's call passes in (bound by the environment, `env.lookup`), followed when it is
- * written in this file: its evaluator reads only its own file's nodes.
- */
+/** A function a helper's call passes in (bound by the environment, `env.lookup`), called here. */
 function passedFunction(ev: Evaluator, callee: Node, args: readonly Node[], env: Env, depth: number): Value {
   const value = ev.eval(callee, env, depth);
-  if (typeof value !== 'object' || value === null || !('kind' in value) || value.kind !== 'function') return UNKNOWN;
-  let root: Node = value.node;
-  for (let guard = 0; root.parent && guard < 200; guard++) root = root.parent;
-  return root === ev.sourceCode.ast ? inline(ev, value.node, args, env, depth) : UNKNOWN;
+  return isStaticFunction(value) ? callFunctionValue(ev, value, args, env, depth) : UNKNOWN;
+}
+
+/**
+ * A call of a function value: inlined here when it is written in this file; evaluated by its home
+ * evaluator when it was carried in from another file (a closure keeps its file's environment),
+ * its parameters bound to the arguments read here; UNKNOWN when it is of another file and has no
+ * home (an evaluator reads only its own file's nodes).
+ */
+export function callFunctionValue(ev: Evaluator, value: StaticFunction, args: readonly Node[], env: Env, depth: number): Value {
+  const home = value.home && value.home !== ev ? value.home : undefined;
+  if (!home) return rootOf(value.node) === ev.sourceCode.ast ? inline(ev, value.node, args, env, depth) : UNKNOWN;
+  if (rootOf(value.node) !== home.sourceCode.ast || depth > MAX_DEPTH - INLINE_HEADROOM) return UNKNOWN;
+  const ret = returnOf(value.node);
+  if (!ret) return UNKNOWN;
+  const bindings = new Map<Variable, { expr: Node | undefined; env: Env; value?: Value }>();
+  // The home file's own environment: what this one binds (its variables, masks, imports) means nothing there.
+  const base: Env = {
+    defaults: env.defaults, randomness: env.randomness, names: env.names, inlines: env.inlines, probe: env.probe,
+    status: env.status, errorFields: env.errorFields, thrown: env.thrown, flags: env.flags,
+  };
+  value.node.params.forEach((p, i) => {
+    const target = p.type === T.AssignmentPattern ? p.left : p;
+    if (target.type !== T.Identifier) return;
+    const variable = parameterVariable(home.sourceCode, value.node, target);
+    if (!variable) return;
+    const arg = args[i];
+    if (arg) bindings.set(variable, { expr: undefined, env: base, value: portable(ev, ev.eval(arg, env, depth), env, depth) });
+    else bindings.set(variable, { expr: p.type === T.AssignmentPattern ? p.right : undefined, env: base });
+  });
+  const inner: Env = { ...base, frame: { bindings, outer: undefined } };
+  return evalReturn(ret, (n) => home.evaluateNested(n, inner, depth + 1));
+}
+
+function rootOf(node: Node): Node {
+  let root: Node = node;
+  for (let guard = 0; root.parent && guard < 400; guard++) root = root.parent;
+  return root;
+}
+
+/**
+ * A value read here, as another file's evaluator may hold it: what carries nodes of this file is
+ * made plain data (an object literal merged), or keeps this evaluator as its home (a function).
+ */
+function portable(ev: Evaluator, v: Value, env: Env, depth: number): Value {
+  if (isStaticFunction(v)) return v.home ? v : { kind: 'function', node: v.node, home: ev };
+  if (isStaticObject(v)) return asData(ev, v, 0, depth);
+  if (Array.isArray(v)) return (v as Value[]).map((x) => portable(ev, x, env, depth));
+  if (isSetValue(v)) return { set: v.set.map((x) => portable(ev, x, env, depth)) };
+  return v;
 }
 
 /** The instance method `name` of the class `self` is in, when the class declares exactly one (no overloads, accessors). */

@@ -16,6 +16,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { Variable } from '../ast.js';
 import type { Value } from './values.js';
+import type { Evaluator } from './evaluator.js';
 
 type Node = TSESTree.Node;
 
@@ -27,8 +28,15 @@ export interface Flags {
 
 /** Parameters of an inlined function: each bound to an argument read in the caller's environment. */
 export interface Frame {
-  readonly bindings: ReadonlyMap<Variable, { readonly expr: Node | undefined; readonly env: Env }>;
+  /** `value`: an argument already read (in another file's evaluator), bound as it is. */
+  readonly bindings: ReadonlyMap<Variable, { readonly expr: Node | undefined; readonly env: Env; readonly value?: Value }>;
   readonly outer: Frame | undefined;
+}
+
+/** A class declared in a file, read by that file's evaluator. */
+export interface ThrownClass {
+  readonly node: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+  readonly evaluator: Evaluator;
 }
 
 /** Nesting of one evaluation (a const chain, an operator tree, inlined helpers). */
@@ -58,6 +66,12 @@ export interface Env {
    * status is retried. Unset, they are unknown.
    */
   readonly errorFields?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The class the failure asked about was constructed with (`new HttpError(res)`, which the retried
+   * operation throws at this status), with the evaluator of the file it is declared in: decides
+   * `err instanceof C`. Unset, what the error is an instance of is not known.
+   */
+  readonly thrown?: ThrownClass | undefined;
   /** Fixed truth values for parts of a condition. */
   readonly mask?: ReadonlyMap<Node, boolean> | undefined;
   readonly frame?: Frame | undefined;

@@ -181,6 +181,16 @@ export class Evaluator {
   }
 
   /**
+   * The value of an expression at a depth, asked from another file's evaluation (a function carried
+   * in from this file, StaticFunction.home): this evaluator's budget starts afresh only when it is
+   * not already evaluating, and the depth goes on from the caller's, so a chain of calls between
+   * files stays bounded.
+   */
+  evaluateNested(node: Node | null | undefined, env: Env, depth: number): Value {
+    return this.top(() => this.eval(node, env, depth));
+  }
+
+  /**
    * The value of an expression in an environment, with a budget of its own: for values an
    * environment computes while answering a lookup (a counter at attempt k), which are cached.
    */
@@ -317,7 +327,10 @@ export class Evaluator {
     if (!variable || variable.defs.length === 0) return GLOBAL_CONSTANTS.has(id.name) ? GLOBAL_CONSTANTS.get(id.name) : UNKNOWN;
     for (let frame = env.frame; frame; frame = frame.outer) {
       const bound = frame.bindings.get(variable);
-      if (bound) return bound.expr ? this.eval(bound.expr, { ...bound.env, flags: env.flags }, depth) : undefined;
+      if (bound) {
+        if ('value' in bound) return bound.value;
+        return bound.expr ? this.eval(bound.expr, { ...bound.env, flags: env.flags }, depth) : undefined;
+      }
     }
     if (env.lookup) {
       const v = env.lookup(variable, id, env, depth);

@@ -11,6 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { Env } from './environment.js';
+import type { Evaluator } from './evaluator.js';
 
 export const UNKNOWN: unique symbol = Symbol('unknown');
 export type Unknown = typeof UNKNOWN;
@@ -46,6 +47,13 @@ export interface StaticObject {
 export interface StaticFunction {
   readonly kind: 'function';
   readonly node: TSESTree.FunctionLike;
+  /**
+   * The evaluator of the file the function is written in, when it was read in one file and is
+   * carried into another (a filter a caller passes to a helper of another file): a closure keeps
+   * its defining file's environment, so its body is evaluated there, with its parameters bound
+   * to the values the call passes. Absent, the function belongs to the file reading it.
+   */
+  readonly home?: Evaluator | undefined;
 }
 
 /** `new Set([...])`. */
@@ -56,8 +64,7 @@ export interface SetValue {
 /**
  * Plain data read from a call's arguments: numbers, strings, arrays, objects with known keys;
  * UNKNOWN where unreadable. An `open` object may hold more keys (a spread). A function (a filter
- * passed in) is data only for a helper of the same file, whose evaluator can read its body; it
- * never crosses files.
+ * passed in) crosses files with its home (StaticFunction.home), whose evaluator reads its body.
  */
 export type DataValue = number | string | boolean | null | undefined | Unknown | readonly DataValue[] | DataObject | StaticFunction;
 export interface DataObject {

@@ -19,7 +19,7 @@ import { functionOf, type AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
 import { contains, labelOf, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
 import type { Env } from '../eval/environment.js';
-import { UNKNOWN, isDataObject, isStaticObject, type DataObject, type DataValue, type Maybe, type Value } from '../eval/values.js';
+import { UNKNOWN, isDataObject, isStaticFunction, isStaticObject, type DataObject, type DataValue, type Maybe, type Value } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
 type Variable = TSESLint.Scope.Variable;
@@ -298,13 +298,22 @@ function known(s: RetrySite): number {
   return [s.attempts.value, s.delay.growth, s.jitter.value].filter((v) => v !== UNKNOWN).length;
 }
 
+/** A number per evaluator (per file read), so that functions of two files at the same range key apart. */
+const fileNumbers = new WeakMap<object, number>();
+let nextFileNumber = 1;
+function fileNumber(evaluator: object): number {
+  let n = fileNumbers.get(evaluator);
+  if (n === undefined) fileNumbers.set(evaluator, (n = nextFileNumber++));
+  return n;
+}
+
 export function keyOf(args: readonly DataValue[]): string {
   const enc = (v: DataValue): unknown => {
     if (v === UNKNOWN) return { u: 1 };
     if (v === undefined) return { d: 1 };
     if (typeof v === 'number' && !Number.isFinite(v)) return { n: String(v) };
     if (Array.isArray(v)) return (v as DataValue[]).map(enc);
-    if (typeof v === 'object' && v !== null && 'kind' in v) return { f: v.node.range };
+    if (typeof v === 'object' && v !== null && 'kind' in v) return { f: v.node.range, home: v.home ? fileNumber(v.home) : 0 };
     if (typeof v === 'object' && v !== null) {
       const o = v as DataObject;
       return { o: [...o.properties].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, enc(x)]), open: o.open };
@@ -395,15 +404,18 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
     add(resolved, 0, env);
     return { properties, open };
   }
-  if (resolved.type === T.ArrowFunctionExpression || resolved.type === T.FunctionExpression) return sameFile ? { kind: 'function', node: resolved } : UNKNOWN;
-  return toData(valueIn(ctx, resolved, env), sameFile);
+  if (resolved.type === T.ArrowFunctionExpression || resolved.type === T.FunctionExpression) return sameFile ? { kind: 'function', node: resolved } : { kind: 'function', node: resolved, home: ctx.evaluator };
+  return toData(valueIn(ctx, resolved, env), sameFile, ctx);
 }
 
-/** A value as plain data: primitives, arrays of them, data objects (and functions for a helper of the same file); UNKNOWN otherwise. */
-function toData(v: Value, sameFile = false): DataValue {
+/**
+ * A value as plain data: primitives, arrays of them, data objects, and functions (for a helper of
+ * another file, carried with the evaluator of the file they are written in); UNKNOWN otherwise.
+ */
+function toData(v: Value, sameFile = false, ctx?: AnalysisContext): DataValue {
   if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
   if (isDataObject(v)) return v;
-  if (sameFile && typeof v === 'object' && 'kind' in v && v.kind === 'function') return v;
+  if (isStaticFunction(v)) return sameFile || v.home ? v : ctx ? { kind: 'function', node: v.node, home: ctx.evaluator } : UNKNOWN;
   if (Array.isArray(v)) {
     return v.every((x) => x === null || x === undefined || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean')
       ? (v as DataValue[])
@@ -480,9 +492,10 @@ export function wrapperCallSite(
       retriesNoResponse: at.errorFilter.retriesNoResponse,
     }
     : { kind: at.errorFilter.kind, clientErrors: [], retriesNoResponse: at.errorFilter.retriesNoResponse };
-  // Functions never cross files: one the call passes from another file (an `onFailedAttempt` that
-  // throws on 4xx) is unknown inside the helper, which may call it to decide what is retried.
-  const errorFilter: ErrorFilter = read.kind === 'none' && caller !== helper.ctx && passesFunction(args, helper, caller) ? { kind: 'custom', clientErrors: [] } : read;
+  // A function the call passes from another file is read where the helper asks it (a condition),
+  // but not where the helper calls one for its effect (an `onFailedAttempt` that may throw on 4xx):
+  // there it may decide what is retried, unknown.
+  const errorFilter: ErrorFilter = read.kind === 'none' && caller !== helper.ctx && passesFunction(args, helper, caller) && callsForEffect(helper) ? { kind: 'custom', clientErrors: [] } : read;
 
   const name = labelOf(callee, caller.sourceCode);
   const passedOperation = helper.operation ? args.nodes.get(pathKey(helper.operation)) : undefined;
@@ -515,6 +528,44 @@ function passesFunction(args: ReadArguments, helper: WrapperHelper, caller: Anal
     if (value.type === T.ArrowFunctionExpression || value.type === T.FunctionExpression || functionOf(value, caller)) return true;
   }
   return false;
+}
+
+const effectCalls = new WeakMap<object, boolean>();
+
+/**
+ * Whether the helper calls something of its own file's making for its effect alone (a call whose
+ * value is dropped, `await onFailure({ error })`, outside nested functions, other than its
+ * operation): a function passed there may throw to stop the retry, which no condition shows.
+ * Calls of globals and imports (`setTimeout`, `console.warn`) are not such calls.
+ */
+function callsForEffect(helper: WrapperHelper): boolean {
+  const hit = effectCalls.get(helper.fn);
+  if (hit !== undefined) return hit;
+  let found = false;
+  walk(helper.fn.body ?? helper.fn, (n) => {
+    if (found || n.type !== T.CallExpression) return;
+    let at: Node = n;
+    while (at.parent && (at.parent.type === T.AwaitExpression || at.parent.type === T.ChainExpression)) at = at.parent;
+    if (at.parent?.type !== T.ExpressionStatement) return;
+    let root: Node = unwrap(n.callee);
+    while (root.type === T.MemberExpression) root = unwrap(root.object);
+    if (root.type !== T.Identifier) {
+      found = root.type === T.ThisExpression;
+      return;
+    }
+    const def = helper.ctx.evaluator.variableOf(root)?.defs[0];
+    if (def && def.type !== 'ImportBinding' && (def.type !== 'Parameter' || !isOperation(helper, root))) found = true;
+  }, { skipFunctions: true });
+  effectCalls.set(helper.fn, found);
+  return found;
+}
+
+/** The helper's operation parameter itself (`fn` of `await fn()`). */
+function isOperation(helper: WrapperHelper, id: TSESTree.Identifier): boolean {
+  const op = helper.operation;
+  if (!op || op.keys.length > 0) return false;
+  const param = helper.fn.params[op.index];
+  return param?.type === T.Identifier && param.name === id.name;
 }
 
 /** A Property stands for its value when it is the operation (`withRetry({ task: () => ... })`). */

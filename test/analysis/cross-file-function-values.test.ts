@@ -1,0 +1,80 @@
+/**
+ * A function a caller passes to a retry helper of another file (a `retryCheck` filter) is carried
+ * with its own file's evaluator: the helper asks it per status where it calls it in a condition.
+ * A helper that calls a passed function for its effect (which may throw to stop) stays unknown.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
+import { temporaryProjects } from '../helpers/project.js';
+import { lintAt } from '../helpers/lint-at.js';
+
+const project = temporaryProjects('safe-retry-fn-values-');
+
+const RETRIABLE = `
+export async function retriable(fn, props) {
+  let lastError = null;
+  for (let i = 0; i < props.retryCount + 1; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, props.retryDelay * 2 ** i * Math.random()));
+    try {
+      return await fn();
+    } catch (e) {
+      lastError = e;
+      if (!props.retryCheck(e)) throw e;
+    }
+  }
+  throw lastError;
+}
+`;
+
+const clientErrors = (code: string, at: string) => lintAt(code, at).filter((f) => f.endsWith('no-retry-on-client-error'));
+
+describe('a function value carried into a helper of another file', () => {
+  beforeEach(() => clearModuleCache());
+
+  it('is evaluated in its own file, per status, where the helper tests it', () => {
+    const at = project({ 'lib/retriable.js': RETRIABLE, 'app/a.ts': '' });
+    expect(clientErrors(`
+      import axios from 'axios';
+      import { retriable } from '../lib/retriable.js';
+      const LIMIT = 500;
+      const only5xx = (err) => err.response?.status >= LIMIT;
+      function everything() { return true; }
+      export const a = () => retriable(() => axios.get('/a'), { retryCount: 2, retryDelay: 300, retryCheck: (err) => err.response?.status !== 401 });
+      export const b = () => retriable(() => axios.get('/b'), { retryCount: 2, retryDelay: 300, retryCheck: only5xx });
+      export const c = () => retriable(() => axios.get('/c'), { retryCount: 2, retryDelay: 300, retryCheck: everything });
+      export const d = (check) => retriable(() => axios.get('/d'), { retryCount: 2, retryDelay: 300, retryCheck: check });
+    `, at('app/a.ts'))).toEqual(['7 no-retry-on-client-error', '9 no-retry-on-client-error']);
+  });
+
+  it('stays unknown where the helper calls a passed function for its effect', () => {
+    const at = project({
+      'lib/retrying.js': `
+        export async function retrying(input, options = {}) {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try {
+              return await input(attempt);
+            } catch (error) {
+              await options.onFailedAttempt({ error, attempt });
+              if (!options.shouldRetry(error)) throw error;
+              await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** attempt));
+            }
+          }
+        }
+      `,
+      'app/b.ts': '',
+    });
+    expect(clientErrors(`
+      import axios from 'axios';
+      import { retrying } from '../lib/retrying.js';
+      const stop = ({ error }) => { if (error.response?.status < 500) throw error; };
+      export const a = () => retrying(() => axios.get('/a'), { onFailedAttempt: stop, shouldRetry: () => true });
+    `, at('app/b.ts'))).toEqual([]);
+  });
+
+  it('keeps functions of two files at the same place apart', () => {
+    const at = project({ 'lib/retriable.js': RETRIABLE, 'app/c.ts': '', 'app/d.ts': '' });
+    const code = (body: string) => `import axios from 'axios';\nimport { retriable } from '../lib/retriable.js';\nexport const a = () => retriable(() => axios.get('/a'), { retryCount: 2, retryDelay: 300, retryCheck: ${body} });\n`;
+    expect(clientErrors(code('(e) => e.response?.status >= 500'), at('app/c.ts'))).toEqual([]);
+    expect(clientErrors(code('(e) => e.response?.status >= 400'), at('app/d.ts'))).toEqual(['3 no-retry-on-client-error']);
+  });
+});
