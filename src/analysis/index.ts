@@ -6,7 +6,7 @@ import { isAbsolute } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { buildImportTable, memberChain, type ImportTable, type ProvidedGlobals } from './imports.js';
-import type { AnalysisContext, ErrorShape, LibraryDescriptor, LibraryUse } from './library.js';
+import { registerContext, type AnalysisContext, type ErrorShape, type LibraryDescriptor, type LibraryUse } from './library.js';
 import type { RetrySite } from './model.js';
 import { OptionsView } from './options.js';
 import { constInitializer } from './ast.js';
@@ -187,6 +187,7 @@ function createContext(
     evaluator.moduleValue = (node) => crossFileValue(node, context, file, open);
     evaluator.classField = (typeName, key) => crossFileClassField(typeName, key, context, file, open);
   }
+  registerContext(context);
   return context;
 }
 

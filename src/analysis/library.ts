@@ -36,6 +36,18 @@ export interface AnalysisContext {
   httpFacetOf?(module: string): HttpFacet | undefined;
 }
 
+const contexts = new WeakMap<Evaluator, AnalysisContext>();
+
+/** Remembers the context an evaluator belongs to (index.ts, as it makes one). */
+export function registerContext(ctx: AnalysisContext): void {
+  contexts.set(ctx.evaluator, ctx);
+}
+
+/** The context of the file an evaluator reads (a function carried in from another file is read with its own). */
+export function contextOf(evaluator: Evaluator): AnalysisContext | undefined {
+  return contexts.get(evaluator);
+}
+
 /**
  * One kind of error a library's calls reject with: fields a filter may test (`code`, `type`) and
  * the HTTP statuses such an error comes with, as the library's source or documentation states

@@ -10,7 +10,7 @@ import { environmentRead, unwrap } from '../ast.js';
 import { numericBinary, parseNumber } from './builtins.js';
 import type { Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
-import { UNKNOWN, continuousRange, equals, isInterval, isPrimitive, isStaticFunction, range, toInterval, truth, type Value } from './values.js';
+import { RESPONSE, UNKNOWN, continuousRange, equals, isInterval, isPrimitive, isStaticFunction, range, toInterval, truth, type Value } from './values.js';
 
 type Node = TSESTree.Node;
 
@@ -35,7 +35,8 @@ export function unaryValue(ev: Evaluator, node: TSESTree.UnaryExpression, env: E
     case '+':
       return parseNumber('Number', v);
     case 'typeof':
-      return typeOfValue(v);
+      // An error the operation constructed (`Env.thrown`) is an object.
+      return v === RESPONSE && env.thrown ? 'object' : typeOfValue(v);
     default:
       return UNKNOWN;
   }
@@ -50,6 +51,7 @@ export function binaryValue(ev: Evaluator, node: TSESTree.BinaryExpression, env:
     const between = randomBetween(ev, node, env, depth);
     if (between !== undefined) return between;
   }
+  if (op === 'instanceof') return instanceOf(ev, node, env, depth);
   const a = ev.eval(node.left, env, depth);
   const b = ev.eval(node.right, env, depth);
   if (equality) {
@@ -110,6 +112,46 @@ function isTestEnvironmentCheck(ev: Evaluator, envSide: Node, other: Node): bool
 export function testRunnerFlag(ev: Evaluator, node: TSESTree.MemberExpression): boolean {
   const name = envVariable(ev, node);
   return name !== undefined && TEST_RUNNER_FLAGS.has(name);
+}
+
+/** Built-in error classes: where a chain of `extends` ends, when it is followed to its end. */
+const BUILTIN_ERRORS: ReadonlySet<string> = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
+
+/**
+ * `err instanceof C` for the failure asked about, when the environment knows the class it was
+ * constructed with (`Env.thrown`): true when that class is C or extends it, false when its chain
+ * of `extends` (followed in its own file) ends in a built-in error without meeting C; C is a
+ * class of the file reading it, or a built-in error. UNKNOWN otherwise (an imported class, a chain
+ * through another file).
+ */
+function instanceOf(ev: Evaluator, node: TSESTree.BinaryExpression, env: Env, depth: number): Value {
+  if (!env.thrown || ev.eval(node.left, env, depth) !== RESPONSE) return UNKNOWN;
+  const target = classRef(ev, node.right);
+  if (!target) return UNKNOWN;
+  let cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined = env.thrown.node;
+  const home = env.thrown.evaluator;
+  for (let guard = 0; cls && guard < 8; guard++) {
+    if (typeof target !== 'string') {
+      if (cls === target.node) return true;
+      // Two readings of one file may hold the same class as two nodes: a name met is not decided.
+      if (target.evaluator !== home && cls.id?.name === target.node.id?.name) return UNKNOWN;
+    }
+    if (!cls.superClass) return typeof target === 'string' ? UNKNOWN : false;
+    const next = classRef(home, cls.superClass);
+    if (typeof next === 'string') return typeof target === 'string' ? (next === target || target === 'Error' ? true : UNKNOWN) : false;
+    cls = next?.evaluator === home ? next.node : undefined;
+  }
+  return UNKNOWN;
+}
+
+/** A class a name refers to: one declared in the evaluator's file, or a built-in error by name. */
+function classRef(ev: Evaluator, raw: Node): { node: TSESTree.ClassDeclaration | TSESTree.ClassExpression; evaluator: Evaluator } | string | undefined {
+  const n = unwrap(raw);
+  if (n.type !== T.Identifier) return undefined;
+  const defs = ev.variableOf(n)?.defs ?? [];
+  if (defs.length === 0) return BUILTIN_ERRORS.has(n.name) ? n.name : undefined;
+  const def = defs.length === 1 ? defs[0]! : undefined;
+  return def?.type === 'ClassName' ? { node: def.node as TSESTree.ClassDeclaration, evaluator: ev } : undefined;
 }
 
 /** `typeof v` for a value whose kind is known (a number range is a number); UNKNOWN otherwise. */

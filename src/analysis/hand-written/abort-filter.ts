@@ -21,6 +21,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, isFunctionNode, unwrap, walk as walkTree, type Variable } from '../ast.js';
+import type { ThrownClass } from '../eval/environment.js';
 import { UNKNOWN, truth, type Unknown } from '../eval/values.js';
 import type { AnalysisContext } from '../library.js';
 import type { ErrorFilter, Node } from '../model.js';
@@ -30,8 +31,17 @@ import { FAILURES, readFilter } from './filter.js';
 
 type Fn = TSESTree.FunctionLike;
 
-/** How a way through the function ends: an abort, another error (retried), a result, or falling off its end. */
-type End = 'abort' | 'error' | 'return' | 'normal';
+/**
+ * How a way through the function ends: an abort, another error (retried; `error#n` when the run
+ * numbers the classes it throws, `thrownClasses`: one constructed of class n of the file), a
+ * result, or falling off its end.
+ */
+type End = 'abort' | 'error' | `error#${number}` | 'return' | 'normal';
+type Failure = Exclude<End, 'return' | 'normal'>;
+
+function isError(e: End): boolean {
+  return e === 'error' || e.startsWith('error#');
+}
 
 /** Ends of a run, or UNKNOWN when a statement on the way is not read. */
 type Ends = Set<End> | Unknown;
@@ -43,7 +53,9 @@ interface Run {
   /** Whether a constructor (read in a file's context) is the library's abort error. */
   readonly isAbort: (callee: Node, ctx: AnalysisContext) => boolean;
   /** The error a catch clause was handed (its parameter) and what it is. */
-  readonly caught?: { readonly param: Variable; readonly end: 'abort' | 'error' } | undefined;
+  readonly caught?: { readonly param: Variable; readonly end: Failure } | undefined;
+  /** The end of `throw new C(...)` of an error class C (thrownClasses numbers the file's classes); 'error' otherwise. */
+  readonly errorEnd?: ((callee: Node) => Failure) | undefined;
   /** The `throw` that ends a way with another error first, for the report. */
   readonly seen: { error?: Node | undefined };
   /** What does not depend on the status, read once for all of them. */
@@ -132,14 +144,62 @@ export function abortFilter(ctx: AnalysisContext, fn: Fn, isAbort: (callee: Node
   const retriedAt = (status: number): boolean | Unknown => {
     const ends = runBlock({ hw, region, status, isAbort, seen, facts }, body.body);
     if (ends === UNKNOWN) return UNKNOWN;
-    if (ends.size === 1 && ends.has('error')) return true;
-    return ends.has('error') ? UNKNOWN : false;
+    if ([...ends].every(isError)) return true;
+    return [...ends].some(isError) ? UNKNOWN : false;
   };
   // Every status asked first, so that `seen` holds the throw to report at.
   const answers = new Map<number, boolean | Unknown>();
   for (const s of FAILURES) answers.set(s, retriedAt(s));
   // A status answered "retried" is one at which every way through the function rejects.
   return readFilter((s) => answers.get(s) ?? retriedAt(s), guardOf(seen.error, work) ?? work, true);
+}
+
+const NEVER_ABORT = (): boolean => false;
+
+/** What one status's failures of a function are: the classes they are constructed with (undefined: one not known). */
+export type ThrownAt = (status: number) => readonly (ThrownClass | undefined)[] | Unknown;
+
+const thrownMemo = new WeakMap<Fn, ThrownAt>();
+
+/**
+ * The classes a retried function's failures are constructed with, status by status: it is run as
+ * for an abort filter (an `if` on the status takes its branch, a `try` hands its catch what its
+ * block throws and what an awaited call in it rejects with), and each way that ends in
+ * `throw new C(...)` of a class declared in the function's file names C; a rethrow keeps the
+ * class it caught; an awaited call that rejects, or a class of another file, is a failure of a
+ * class not known (undefined). UNKNOWN where the run cannot read a statement. Cached per function.
+ */
+export function thrownClasses(ctx: AnalysisContext, fn: Fn): ThrownAt {
+  const hit = thrownMemo.get(fn);
+  if (hit) return hit;
+  const work = handedOn(fn) ?? fn;
+  const body = work.body;
+  const hw: HandWritten = { ctx, evaluator: ctx.evaluator };
+  const region: Region = { kind: 'loop', root: work, vars: new Map(), roots: failureVariables(hw, work) };
+  const facts = new Facts(ctx, NEVER_ABORT);
+  const classes: ThrownClass[] = [];
+  const errorEnd = (callee: Node): Failure => {
+    const c = unwrap(callee);
+    const def = c.type === T.Identifier ? ctx.evaluator.variableOf(c)?.defs : undefined;
+    const cls = def?.length === 1 && def[0]!.type === 'ClassName' ? (def[0]!.node as TSESTree.ClassDeclaration) : undefined;
+    if (!cls) return 'error';
+    let i = classes.findIndex((k) => k.node === cls);
+    if (i < 0) i = classes.push({ node: cls, evaluator: ctx.evaluator }) - 1;
+    return `error#${i}`;
+  };
+  const answers = new Map<number, readonly (ThrownClass | undefined)[] | Unknown>();
+  const at: ThrownAt = (status) => {
+    if (answers.has(status)) return answers.get(status)!;
+    let out: readonly (ThrownClass | undefined)[] | Unknown = UNKNOWN;
+    if (body && body.type === T.BlockStatement) {
+      const ends = runBlock({ hw, region, status, isAbort: NEVER_ABORT, seen: {}, facts, errorEnd }, body.body);
+      if (ends !== UNKNOWN) out = [...new Set([...ends].filter(isError).map((e) => (e === 'error' ? undefined : classes[Number(e.slice(6))])))];
+    }
+    answers.set(status, out);
+    return out;
+  };
+  thrownMemo.set(fn, at);
+  return at;
 }
 
 /** Whether `fn` constructs the abort error or a class of the project extending it (`class Fatal extends AbortError`). */
@@ -220,10 +280,10 @@ function thrown(run: Run, st: TSESTree.ThrowStatement): Ends {
     const kind = run.facts.errorClass(arg.callee);
     if (kind === UNKNOWN) return UNKNOWN;
     if (kind === 'error') run.seen.error ??= st;
-    return new Set([kind]);
+    return new Set([kind === 'error' && run.errorEnd ? run.errorEnd(arg.callee) : kind]);
   }
   if (arg.type === T.Identifier && run.caught && run.hw.evaluator.variableOf(arg) === run.caught.param) {
-    if (run.caught.end === 'error') run.seen.error ??= st;
+    if (isError(run.caught.end)) run.seen.error ??= st;
     return new Set([run.caught.end]);
   }
   return UNKNOWN;
@@ -261,9 +321,9 @@ function tryStatement(run: Run, st: TSESTree.TryStatement): Ends {
   if (inner === UNKNOWN) return UNKNOWN;
   const handler = st.handler;
   if (!handler) return inner;
-  const out = new Set<End>([...inner].filter((e) => e !== 'abort' && e !== 'error'));
+  const out = new Set<End>([...inner].filter((e) => e !== 'abort' && !isError(e)));
   // What reaches the catch: the block's throws, and a rejection of an awaited call in it.
-  const handed = new Set<'abort' | 'error'>([...inner].filter((e): e is 'abort' | 'error' => e === 'abort' || e === 'error'));
+  const handed = new Set<Failure>([...inner].filter((e): e is Failure => e === 'abort' || isError(e)));
   if (run.facts.awaits(st.block)) handed.add('error');
   const param = handler.param?.type === T.Identifier ? run.hw.ctx.sourceCode.getDeclaredVariables(handler).find((v) => v.name === (handler.param as TSESTree.Identifier).name) : undefined;
   if (handler.param && !param) return UNKNOWN;

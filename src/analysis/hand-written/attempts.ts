@@ -91,7 +91,7 @@ export interface AttemptEnv extends Env {
   readonly errTruthy?: boolean | undefined;
 }
 
-export type AttemptQuestion = Partial<Pick<AttemptEnv, 'status' | 'errorFields' | 'errTruthy' | 'probe' | 'uncapped' | 'mask' | 'flags'>>;
+export type AttemptQuestion = Partial<Pick<AttemptEnv, 'status' | 'errorFields' | 'thrown' | 'errTruthy' | 'probe' | 'uncapped' | 'mask' | 'flags'>>;
 
 /** Attempts simulated one by one at most; beyond, only constant steps are followed. */
 const MAX_SIMULATED = 2000;

@@ -2,9 +2,13 @@
  * What a hand-written retry retries: its guards that read the error or the response, evaluated
  * for each HTTP status (200 and 400-599) with the counter checks fixed to "go on".
  */
+import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, contains, unwrap } from '../ast.js';
-import { UNKNOWN, truth, type Unknown } from '../eval/values.js';
+import { constInitializer, contains, unwrap, walk } from '../ast.js';
+import type { ThrownClass } from '../eval/environment.js';
+import { UNKNOWN, isStaticFunction, truth, type Unknown } from '../eval/values.js';
+import { contextOf } from '../library.js';
+import { thrownClasses, type ThrownAt } from './abort-filter.js';
 import { NO_FILTER } from '../libraries/shared.js';
 import type { ErrorShape } from '../library.js';
 import type { ClientErrorInclusion, ErrorFilter, Node } from '../model.js';
@@ -122,16 +126,68 @@ export function retriedAt(hw: HandWritten, region: Region, filters: readonly Con
   return result;
 }
 
+/**
+ * Asked about a failure, the error is one the retried operation constructs (`thrown`, when the
+ * operation is a function the analysis can run, operationClasses): the guards are asked once per
+ * class it may throw at that status, and the answer holds when every class gives it.
+ */
 function retriedWith(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number, errorFields: ErrorShape['fields'] | undefined): boolean | Unknown {
+  const classes = status >= 400 || status === NO_RESPONSE ? operationClasses(hw, region)?.(status) : undefined;
+  if (!classes || classes === UNKNOWN || classes.length === 0 || classes.every((c) => !c)) return retriedAs(hw, region, filters, status, errorFields, undefined);
+  let result: boolean | Unknown | undefined;
+  for (const c of classes) {
+    const r = retriedAs(hw, region, filters, status, errorFields, c);
+    if (r === UNKNOWN || (result !== undefined && r !== result)) return UNKNOWN;
+    result = r;
+  }
+  return result ?? UNKNOWN;
+}
+
+function retriedAs(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number, errorFields: ErrorShape['fields'] | undefined, thrown: ThrownClass | undefined): boolean | Unknown {
   let result: boolean | Unknown = true;
   for (const c of filters) {
     // A failure without a response is the attempt's rejection: the guards on what it returned never run.
     if (status === NO_RESPONSE && c.returnedOnly) continue;
-    const h = holds(hw, c, region, 1, { status, errorFields, errTruthy: region.errVar ? true : undefined, mask: counterMask(hw, c, region) });
+    const h = holds(hw, c, region, 1, { status, errorFields, thrown, errTruthy: region.errVar ? true : undefined, mask: counterMask(hw, c, region) });
     if (h === false) return false;
     if (h === UNKNOWN) result = UNKNOWN;
   }
   return result;
+}
+
+const operations = new WeakMap<Region, ThrownAt | null>();
+
+/**
+ * What the failures caught in the region are, by status, when they come from one function the
+ * analysis can run: the region's one `try` whose catch takes a failure variable calls exactly one
+ * function in its block (outside nested functions), and that call's callee is a function value
+ * (this file's, or one carried in from another file with its home, read with that file's context).
+ */
+function operationClasses(hw: HandWritten, region: Region): ThrownAt | undefined {
+  if (operations.has(region)) return operations.get(region) ?? undefined;
+  let found: ThrownAt | undefined;
+  const tries: TSESTree.TryStatement[] = [];
+  walk(region.root, (n) => {
+    if (n.type === T.TryStatement && n.handler?.param?.type === T.Identifier) tries.push(n);
+  }, { skipFunctions: true });
+  const caught = tries.filter((t) => hw.ctx.sourceCode.getDeclaredVariables(t.handler!).some((v) => region.roots.has(v)));
+  if (caught.length === 1) {
+    const calls: TSESTree.CallExpression[] = [];
+    walk(caught[0]!.block, (n) => {
+      if (n.type === T.CallExpression) calls.push(n);
+    }, { skipFunctions: true });
+    const value = calls.length === 1 ? evaluateAt(hw, calls[0]!.callee, attemptEnv(hw, region, 1)) : undefined;
+    const home = isStaticFunction(value) ? contextOf(value.home ?? hw.evaluator) : undefined;
+    if (home && isStaticFunction(value) && home.sourceCode.ast === rootOf(value.node)) found = thrownClasses(home, value.node);
+  }
+  operations.set(region, found ?? null);
+  return found;
+}
+
+function rootOf(node: Node): Node {
+  let root: Node = node;
+  for (let guard = 0; root.parent && guard < 400; guard++) root = root.parent;
+  return root;
 }
 
 /** Whether a callback-style retry goes on after a failed (or a successful) call. */
