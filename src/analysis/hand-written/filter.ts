@@ -288,12 +288,13 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
 }
 
 /**
- * A filter read for some statuses only (a method that also asks about a token cache, a header):
- * the 4xx it certainly retries are reported, a few of them by name; nothing is said of the rest.
+ * A filter read for some statuses only (a method that also asks about a token cache, a header, or
+ * an operation that may throw two classes at one status): the 4xx it certainly retries are
+ * reported in one finding, by name or as a range ("4xx other than 413"); nothing is said of the rest.
  */
 function partlyRead(certain: readonly number[], node: Node): ErrorFilter {
-  const few = certain.length > 0 && certain.length <= 10;
-  return { kind: 'custom', clientErrors: few ? oneFinding(clientErrorInclusions(certain, node), node) : [], clientErrorStatuses: few ? certain : undefined, node };
+  const some = certain.length > 0;
+  return { kind: 'custom', clientErrors: some ? oneFinding(clientErrorInclusions(certain, node), node) : [], clientErrorStatuses: some ? certain : undefined, node };
 }
 
 /** One finding for a filter read in part, naming every status it certainly retries (`404, 409 and 422`). */

@@ -382,7 +382,7 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
               open = true;
               properties.clear();
             }
-            for (const [k, v] of spread.properties) properties.set(k, v);
+            for (const [k, v] of spread.properties) properties.set(k, sameFile ? v : carried(v, ctx));
           } else {
             // Keys written before an unknown spread may be overridden by it.
             open = true;
@@ -408,13 +408,22 @@ function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<st
   return toData(valueIn(ctx, resolved, env), sameFile, ctx);
 }
 
+/** Data read in the caller's file, for a helper of another: each function in it keeps the caller's file as its home. */
+function carried(v: DataValue, ctx: AnalysisContext, depth = 0): DataValue {
+  if (isStaticFunction(v)) return v.home ? v : { kind: 'function', node: v.node, home: ctx.evaluator };
+  if (isDataObject(v) && depth < 4 && [...v.properties.values()].some((x) => typeof x === 'object' && x !== null)) {
+    return { properties: new Map([...v.properties].map(([k, x]) => [k, carried(x, ctx, depth + 1)])), open: v.open };
+  }
+  return v;
+}
+
 /**
  * A value as plain data: primitives, arrays of them, data objects, and functions (for a helper of
  * another file, carried with the evaluator of the file they are written in); UNKNOWN otherwise.
  */
 function toData(v: Value, sameFile = false, ctx?: AnalysisContext): DataValue {
   if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (isDataObject(v)) return v;
+  if (isDataObject(v)) return sameFile || !ctx ? v : carried(v, ctx);
   if (isStaticFunction(v)) return sameFile || v.home ? v : ctx ? { kind: 'function', node: v.node, home: ctx.evaluator } : UNKNOWN;
   if (Array.isArray(v)) {
     return v.every((x) => x === null || x === undefined || typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean')
