@@ -77,4 +77,34 @@ describe('a function value carried into a helper of another file', () => {
     expect(clientErrors(code('(e) => e.response?.status >= 500'), at('app/c.ts'))).toEqual([]);
     expect(clientErrors(code('(e) => e.response?.status >= 400'), at('app/d.ts'))).toEqual(['3 no-retry-on-client-error']);
   });
+
+  it('decides err instanceof C for the classes the operation passed with it throws', () => {
+    const at = project({ 'lib/retriable.js': RETRIABLE, 'app/e.ts': '' });
+    expect(clientErrors(`
+      import { retriable } from '../lib/retriable.js';
+      class HttpError extends Error { constructor(res) { super('http'); this.response = res; } get status() { return this.response.status; } }
+      class ServerError extends Error {}
+      class NetworkError extends Error {}
+      const isFetchError = (err) => typeof err === 'object' && (err instanceof HttpError || err instanceof NetworkError);
+      async function serverOnly(url) {
+        let res = null;
+        try { res = await fetch(url); } catch (e) { throw new NetworkError(); }
+        if (res.status >= 500) throw new ServerError();
+        return res;
+      }
+      export const a = (url) => retriable(async () => {
+        let res = null;
+        try { res = await fetch(url); } catch (e) { throw new NetworkError(); }
+        if (res.status >= 400) throw new HttpError(res);
+        return res;
+      }, { retryCount: 2, retryDelay: 300, retryCheck: isFetchError });
+      export const b = (url) => retriable(() => serverOnly(url), { retryCount: 2, retryDelay: 300, retryCheck: (err) => err instanceof ServerError || err instanceof NetworkError });
+      export const c = (url) => retriable(async () => {
+        let res = null;
+        try { res = await fetch(url); } catch (e) { throw new NetworkError(); }
+        if (res.status >= 400) throw new HttpError(res);
+        return res;
+      }, { retryCount: 2, retryDelay: 300, retryCheck: (err) => err instanceof NetworkError });
+    `, at('app/e.ts'))).toEqual(['18 no-retry-on-client-error']);
+  });
 });

@@ -340,3 +340,47 @@ run('no-retry-on-client-error (filters that depend on the deployment configurati
     },
   ],
 });
+
+// A failure's class, read per status from the operation the retry calls: `err instanceof C` is
+// decided for the classes the operation throws at that status (its awaited fetch may reject at
+// any status, so the catch's NetworkError is always one of them).
+const CLASSES = `class HttpError extends Error { constructor(status) { super('http ' + status); this.status = status; } }
+class ServerError extends HttpError {}
+class ClientError extends HttpError {}
+class NetworkError extends Error {}
+async function once(url) {
+  let res;
+  try { res = await fetch(url); } catch (e) { throw new NetworkError(); }
+  if (res.status >= 500) throw new ServerError(res.status);
+  if (!res.ok) throw new ClientError(res.status);
+  return res;
+}
+export async function load(url) {
+  for (let i = 0; i < 3; i++) {
+    try { return await once(url); } catch (err) {
+`;
+const loop = (filter: string) => `${CLASSES}      ${filter}\n      await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** i));\n    }\n  }\n}`;
+run('no-retry-on-client-error (instanceof of the classes the operation throws)', rule, {
+  valid: [
+    // Only the class thrown for 5xx (and network errors) is retried.
+    loop('if (!(err instanceof ServerError) && !(err instanceof NetworkError)) throw err;'),
+    // The class thrown for 4xx stops the retry; a NetworkError at a 4xx could be either, so nothing is certain.
+    loop('if (err instanceof ClientError) throw err;'),
+    // A built-in class other than Error, asked of the classes thrown, is not decided.
+    loop('if (!(err instanceof SyntaxError)) throw err;'),
+    // A filter that tests a class of another module stays unknown.
+    `import { HttpError } from './errors';\n${loop('if (!(err instanceof HttpError)) throw err;').replace('class HttpError extends Error', 'class LocalHttpError extends Error').replace(/extends HttpError/g, 'extends LocalHttpError')}`,
+  ],
+  invalid: [
+    {
+      // Both classes the operation throws are retried: every failure, 4xx included.
+      code: loop('if (!(err instanceof HttpError) && !(err instanceof NetworkError)) throw err;'),
+      errors: [{ messageId: 'retriesEverything' }],
+    },
+    {
+      // 413 stops it, but only as a ClientError; a NetworkError at 413 is retried, so 413 is not known.
+      code: loop("if (typeof err === 'object' && err instanceof ClientError && err.status === 413) throw err;\n      if (!(err instanceof HttpError || err instanceof NetworkError)) throw err;"),
+      errors: [{ messageId: 'retriesClientError', data: { label: 'for loop', status: '4xx other than 413', noEdit } }],
+    },
+  ],
+});
