@@ -71,6 +71,43 @@ describe('a function value carried into a helper of another file', () => {
     `, at('app/b.ts'))).toEqual([]);
   });
 
+  it('stays unknown where the helper uses a passed function\'s value other than in a condition', () => {
+    const at = project({
+      'lib/kept.js': `
+        function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+        export async function kept(input, options = {}) {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try {
+              return await input(attempt);
+            } catch (error) {
+              const note = await options.onFailedAttempt(error);
+              await sleep(Math.random() * 100 * 2 ** attempt);
+            }
+          }
+        }
+        export async function delayed(input, options = {}) {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try {
+              return await input(attempt);
+            } catch (error) {
+              await sleep(options.delay(error, attempt));
+            }
+          }
+        }
+      `,
+      'app/k.ts': '',
+    });
+    // Either function may throw on a 4xx to stop the retry; a count and a local sleep alone are no filter.
+    expect(clientErrors(`
+      import axios from 'axios';
+      import { kept, delayed } from '../lib/kept.js';
+      const stop = (error) => { if (error.response?.status < 500) throw error; };
+      export const a = () => kept(() => axios.get('/a'), { onFailedAttempt: stop });
+      export const b = () => delayed(() => axios.get('/b'), { delay: (error, n) => { if (error.response?.status < 500) throw error; return 100 * 2 ** n; } });
+      export const c = () => kept(() => axios.get('/c'));
+    `, at('app/k.ts'))).toEqual(['7 no-retry-on-client-error']);
+  });
+
   it('keeps functions of two files at the same place apart', () => {
     const at = project({ 'lib/retriable.js': RETRIABLE, 'app/c.ts': '', 'app/d.ts': '' });
     const code = (body: string) => `import axios from 'axios';\nimport { retriable } from '../lib/retriable.js';\nexport const a = () => retriable(() => axios.get('/a'), { retryCount: 2, retryDelay: 300, retryCheck: ${body} });\n`;

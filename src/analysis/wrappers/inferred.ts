@@ -17,7 +17,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import { functionOf, type AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
-import { contains, labelOf, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
+import { contains, isFunctionNode, labelOf, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
 import type { Env } from '../eval/environment.js';
 import { UNKNOWN, isDataObject, isStaticFunction, isStaticObject, type DataObject, type DataValue, type Maybe, type Value } from '../eval/values.js';
 
@@ -542,20 +542,18 @@ function passesFunction(args: ReadArguments, helper: WrapperHelper, caller: Anal
 const effectCalls = new WeakMap<object, boolean>();
 
 /**
- * Whether the helper calls something of its own file's making for its effect alone (a call whose
- * value is dropped, `await onFailure({ error })`, outside nested functions, other than its
- * operation): a function passed there may throw to stop the retry, which no condition shows.
- * Calls of globals and imports (`setTimeout`, `console.warn`) are not such calls.
+ * Whether the helper calls something that may be a function passed in (a parameter, a name read
+ * from one, a member of `this`), other than in a condition (for its
+ * effect, `await onFailure({ error })`, or for a value it keeps, outside nested functions, other
+ * than its operation): a function passed there may throw to stop the retry, which no condition
+ * shows. Calls of globals and imports (`setTimeout`, `console.warn`) are not such calls.
  */
 function callsForEffect(helper: WrapperHelper): boolean {
   const hit = effectCalls.get(helper.fn);
   if (hit !== undefined) return hit;
   let found = false;
   walk(helper.fn.body ?? helper.fn, (n) => {
-    if (found || n.type !== T.CallExpression) return;
-    let at: Node = n;
-    while (at.parent && (at.parent.type === T.AwaitExpression || at.parent.type === T.ChainExpression)) at = at.parent;
-    if (at.parent?.type !== T.ExpressionStatement) return;
+    if (found || n.type !== T.CallExpression || inCondition(n)) return;
     let root: Node = unwrap(n.callee);
     while (root.type === T.MemberExpression) root = unwrap(root.object);
     if (root.type !== T.Identifier) {
@@ -563,10 +561,22 @@ function callsForEffect(helper: WrapperHelper): boolean {
       return;
     }
     const def = helper.ctx.evaluator.variableOf(root)?.defs[0];
-    if (def && def.type !== 'ImportBinding' && (def.type !== 'Parameter' || !isOperation(helper, root))) found = true;
+    // A function the file declares (`sleep(ms)`) is no function passed in.
+    const declared = def?.type === 'FunctionName' || (def?.type === 'Variable' && !!def.node.init && isFunctionNode(unwrap(def.node.init)));
+    if (def && !declared && def.type !== 'ImportBinding' && (def.type !== 'Parameter' || !isOperation(helper, root))) found = true;
   }, { skipFunctions: true });
   effectCalls.set(helper.fn, found);
   return found;
+}
+
+/** Whether an expression is part of the test of an `if`, a `?:` or a loop (up to its statement). */
+function inCondition(n: Node): boolean {
+  for (let at: Node = n; at.parent; at = at.parent) {
+    const p: Node = at.parent;
+    if ((p.type === T.IfStatement || p.type === T.ConditionalExpression || p.type === T.WhileStatement || p.type === T.DoWhileStatement || p.type === T.ForStatement) && p.test === at) return true;
+    if (p.type.endsWith('Statement') || p.type.endsWith('Declaration') || p.type === T.VariableDeclarator) return false;
+  }
+  return false;
 }
 
 /** The helper's operation parameter itself (`fn` of `await fn()`). */
