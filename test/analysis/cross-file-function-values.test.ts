@@ -144,4 +144,28 @@ describe('a function value carried into a helper of another file', () => {
       }, { retryCount: 2, retryDelay: 300, retryCheck: (err) => err instanceof NetworkError });
     `, at('app/e.ts'))).toEqual(['18 no-retry-on-client-error']);
   });
+
+  it('reads a delay function passed to a helper of another file too', () => {
+    const at = project({
+      'lib/plain.js': `
+        function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+        export async function plain(input, options = {}) {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try {
+              return await input(attempt);
+            } catch (error) {
+              await sleep(options.delay(attempt));
+            }
+          }
+        }
+      `,
+      'app/p.ts': '',
+    });
+    const findings = lintAt(`
+      import { plain } from '../lib/plain.js';
+      export const a = () => plain(() => load('/a'), { delay: () => 1000 });
+      export const b = () => plain(() => load('/b'), { delay: (n) => Math.random() * 100 * 2 ** n });
+    `, at('app/p.ts')).filter((f) => /backoff|jitter/.test(f));
+    expect(findings).toEqual(['3 require-exponential-backoff', '3 require-jitter']);
+  });
 });
