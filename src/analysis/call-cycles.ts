@@ -76,6 +76,8 @@ function callGraph(ctx: AnalysisContext): Map<Fn, Edge[]> {
   graph = new Map();
   graphs.set(ctx, graph);
   const units = namedUnits(ctx);
+  // A cycle needs two named functions: with fewer, mayCycle says no whatever the text holds.
+  if (units.length < 2) return graph;
   const local = new Set(units.filter((u) => !u.method).map((u) => u.name));
   const candidates = candidateCalls(ctx.sourceCode.text, local);
   // Most files have no two functions that call each other: settled by names and ranges alone.

@@ -12,7 +12,7 @@ import { OptionsView } from './options.js';
 import { constInitializer } from './ast.js';
 import { createEvaluator, type Evaluator } from './eval/evaluator.js';
 import { LIBRARIES } from './libraries/index.js';
-import { findHandWrittenSites } from './hand-written/index.js';
+import { findHandWrittenSites, mayHoldHandWritten } from './hand-written/index.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations/index.js';
 import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
@@ -116,10 +116,10 @@ export function buildModel(
   } catch (error) {
     reportInternalError('imported instances', sourceCode, error);
   }
-  // No text prefilter: the detector starts from catch scopes, function scopes and `.ok`/`.status`
-  // reads, which costs less than a scan of the text for retry words.
+  // The detectors start from catch scopes, function scopes and `.ok`/`.status` reads; a file with
+  // none of the words any of them needs (mayHoldHandWritten) is settled by one test of its text.
   try {
-    sites.push(...findHandWrittenSites(context));
+    if (mayHoldHandWritten(sourceCode.text)) sites.push(...findHandWrittenSites(context));
   } catch (error) {
     reportInternalError('hand-written', sourceCode, error);
   }

@@ -16,7 +16,7 @@ import { composedHelpers, type InnerCall } from './composed.js';
 import { methodCalls } from './methods.js';
 import { addFactoryCalls, factoryOf, keepsResult, retrierCalls } from './factories.js';
 import { findLibraryHelpers, type Reread } from './library-helpers.js';
-import { findExportedHelper, isFollowable, isUnparsed, methodExport, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
+import { findExportedHelper, isFollowable, isUnparsed, knownUnresolved, methodExport, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
 export type { Reread } from './library-helpers.js';
@@ -102,6 +102,11 @@ export function findWrapperSites(
     const loaded = new Map<string, ModuleSummary | undefined>();
     for (const binding of ctx.imports.bindings) {
       if (!isFollowable(binding.module)) continue;
+      // A package name already found to lead to no file of the project (a test runner, a library:
+      // resolutions are kept per folder of node_modules and tsconfig paths, so one lookup answers
+      // for every folder under the same ones) settles every call through it: findExportedHelper
+      // would find nothing for them. Only what is known without a look at the disk is used here.
+      if (knownUnresolved(binding.module, filename)) continue;
       // Only imports called with a function argument, or called inside another retry (a helper that
       // retries on its own, such as `sendEmail(to, ...)` looping over the mailer, nests there), are
       // worth a look at another file; that is settled from this file's own tree first, so most

@@ -15,7 +15,7 @@ import { SourceCode } from 'eslint';
 import type { AnalysisContext } from '../library.js';
 import { constInitializer, findVariable, staticPropertyName, unwrap } from '../ast.js';
 import type { WrapperHelper } from './inferred.js';
-import { clearPathAliases, resolvePathAlias } from './tsconfig-paths.js';
+import { aliasesFor, clearPathAliases, knownAliases, resolveWithAliases, type Aliases } from './tsconfig-paths.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -110,14 +110,47 @@ export function resolveImport(specifier: string, fromFile: string): string | und
     }
     const key = `${dir}\0${specifier}`;
     if (workspaceResolutions.has(key)) return workspaceResolutions.get(key);
-    // As the compiler does: a tsconfig path alias first, then a workspace package.
-    const found = resolvePathAlias(specifier, dir, probe) ?? resolveWorkspace(specifier, dir);
+    // What a bare name leads to depends on the folder only through the tsconfig aliases in force
+    // there and the node_modules folders above it, both shared by every folder under the same ones:
+    // a name is resolved once for each such pair, not once per importing folder.
+    const aliases = aliasesFor(dir);
+    const chain = nodeModulesChain(dir);
+    let byName = byPlace.get(chain)?.get(aliases);
+    if (!byName) {
+      let forChain = byPlace.get(chain);
+      if (!forChain) byPlace.set(chain, (forChain = new Map()));
+      forChain.set(aliases, (byName = new Map()));
+    }
+    let found: string | undefined;
+    if (byName.has(specifier)) found = byName.get(specifier);
+    else {
+      // As the compiler does: a tsconfig path alias first, then a workspace package.
+      found = resolveWithAliases(aliases, specifier, probe) ?? resolveWorkspace(specifier, dir);
+      if (byName.size < MAX_RESOLUTIONS) byName.set(specifier, found);
+    }
     if (workspaceResolutions.size >= MAX_RESOLUTIONS) workspaceResolutions.delete(workspaceResolutions.keys().next().value!);
     workspaceResolutions.set(key, found);
     return found;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a bare name is already known, from the resolutions kept, to lead to no file for imports
+ * from `fromFile`'s folder; false when it leads somewhere or is not known yet (nothing is read or
+ * statted here). Relative paths are never "known" this way.
+ */
+export function knownUnresolved(specifier: string, fromFile: string): boolean {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return false;
+  const dir = dirname(fromFile);
+  const key = `${dir}\0${specifier}`;
+  if (workspaceResolutions.has(key)) return workspaceResolutions.get(key) === undefined;
+  const chain = chains.get(dir);
+  const aliases = chain && knownAliases(dir);
+  if (!chain || aliases === undefined) return false;
+  const byName = byPlace.get(chain)?.get(aliases);
+  return !!byName && byName.has(specifier) && byName.get(specifier) === undefined;
 }
 
 /**
@@ -201,6 +234,8 @@ function probe(base: string): string | undefined {
  */
 const MAX_LINKS = 5000;
 const nodeModulesDirs = new Map<string, boolean>();
+/** Bare names resolved, by the node_modules chain and the tsconfig aliases they were resolved under (see resolveImport). */
+const byPlace = new WeakMap<readonly string[], Map<Aliases | null, Map<string, string | undefined>>>();
 /** `undefined`: nothing there; `null`: an installed package (not followed); else the link's real path. */
 const links = new Map<string, string | null | undefined>();
 const entries = new Map<string, string | undefined>();

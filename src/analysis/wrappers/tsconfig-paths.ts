@@ -16,7 +16,7 @@ interface Alias {
 }
 
 /** The aliases in force for files of a directory, each target made absolute. */
-interface Aliases {
+export interface Aliases {
   readonly list: readonly Alias[];
 }
 
@@ -35,7 +35,11 @@ export function clearPathAliases(): void {
  * undefined when no alias matches or its targets name no file.
  */
 export function resolvePathAlias(specifier: string, fromDir: string, probe: (base: string) => string | undefined): string | undefined {
-  const aliases = aliasesFor(fromDir);
+  return resolveWithAliases(aliasesFor(fromDir), specifier, probe);
+}
+
+/** resolvePathAlias with the aliases of the importing folder already looked up (`aliasesFor`). */
+export function resolveWithAliases(aliases: Aliases | null, specifier: string, probe: (base: string) => string | undefined): string | undefined {
   if (!aliases) return undefined;
   // The compiler takes the pattern with the longest prefix; an exact pattern wins over a star.
   let best: { alias: Alias; captured: string } | undefined;
@@ -57,7 +61,13 @@ export function resolvePathAlias(specifier: string, fromDir: string, probe: (bas
   return undefined;
 }
 
-function aliasesFor(dir: string): Aliases | null {
+/** aliasesFor's answer when it is already kept for the folder, undefined when it would need a look at the disk. */
+export function knownAliases(dir: string): Aliases | null | undefined {
+  return byDir.get(dir);
+}
+
+/** The aliases in force for files of a folder (the same object for every folder under one config), null for none. */
+export function aliasesFor(dir: string): Aliases | null {
   const known = byDir.get(dir);
   if (known !== undefined) return known;
   let found: Aliases | null = null;
