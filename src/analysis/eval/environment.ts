@@ -58,7 +58,12 @@ export interface Env {
   readonly probe?: number | undefined;
   /** `Math.min(varying, cap)` reads as its varying side; the cap is noted in `flags`. */
   readonly uncapped?: boolean | undefined;
-  /** The HTTP status the error or response object carries. */
+  /**
+   * The HTTP status the error or response object carries. Its value is read through `statusOf`
+   * (counted, so that a question whose answer never read it is asked once for every status); code
+   * may test it directly only for being set, for NO_RESPONSE and for the 2xx range, the classes
+   * `sameForFailures` (hand-written/filter.ts) keeps apart.
+   */
   readonly status?: number | undefined;
   /**
    * Other fields the error carries with that status (`code: 'resource_missing'`): one error a
@@ -124,3 +129,12 @@ export function sawCap(env: Env, cap: number): void {
 
 /** The status an environment asks about for a failure that got no response (a network error, a timeout). */
 export const NO_RESPONSE = 0;
+
+/** How many times an asked status's value has been read (`statusOf`); only differences matter. */
+export const statusReads = { count: 0 };
+
+/** The status an environment asks about, its read counted (see `Env.status`). */
+export function statusOf(env: Env): number | undefined {
+  statusReads.count++;
+  return env.status;
+}

@@ -14,7 +14,7 @@ import { binaryValue, testRunnerFlag, unaryValue } from './operators.js';
 import { straightLineValue } from './straight-line.js';
 import { fieldValue, knownThisField, staticFieldValue, typedFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
-import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, type Env, type ModuleValues } from './environment.js';
+import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, statusOf, type Env, type ModuleValues } from './environment.js';
 import {
   NO_HEADERS, RESPONSE, UNKNOWN, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
   type Maybe, type StaticValue, type Value,
@@ -477,7 +477,7 @@ export class Evaluator {
     if (object === RESPONSE) {
       // A failure without a response (a network error): no status; whatever else it carries is not known.
       if (env.status === NO_RESPONSE) return STATUS_KEYS.has(key) ? undefined : UNKNOWN;
-      if (STATUS_KEYS.has(key) || documentedField(env, key)) return STATUS_KEYS.has(key) ? (env.status !== undefined ? env.status : UNKNOWN) : env.errorFields![key];
+      if (STATUS_KEYS.has(key) || documentedField(env, key)) return STATUS_KEYS.has(key) ? (env.status !== undefined ? statusOf(env)! : UNKNOWN) : env.errorFields![key];
       if (key === 'ok') return env.status !== undefined ? env.status >= 200 && env.status <= 299 : UNKNOWN;
       return PASS_THROUGH_KEYS.has(key) ? RESPONSE : key === 'headers' && env.status !== undefined ? NO_HEADERS : UNKNOWN;
     }

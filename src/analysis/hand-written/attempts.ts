@@ -10,7 +10,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, contains, unwrap, type Loop, type Variable } from '../ast.js';
-import { FREE, RUNNING_ENV, type Env, type Flags } from '../eval/environment.js';
+import { FREE, RUNNING_ENV, statusReads, type Env, type Flags } from '../eval/environment.js';
 import type { Evaluator } from '../eval/evaluator.js';
 import { frameFor, localFunction } from '../eval/functions.js';
 import { numericWrite } from '../eval/builtins.js';
@@ -56,6 +56,8 @@ interface AttemptValues {
   readonly values: Value[];
   readonly random: boolean[];
   cap?: number | undefined;
+  /** Computing some of the values read the asked status (`statusOf`): a read of them counts as one. */
+  readsStatus?: boolean | undefined;
 }
 
 export interface Region {
@@ -216,7 +218,11 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
   const key = questionKey(env);
   let memo = state.memo.get(key);
   if (!memo) state.memo.set(key, (memo = { values: [], random: [] }));
+  // The memo is kept per status; a value that read the status replays that read (statusOf), so a
+  // question answered from the memo counts the same reads as one that computed it.
+  const reads = statusReads.count;
   const seen = (m: AttemptValues) => {
+    if (m.readsStatus) statusReads.count++;
     if (!env.flags) return;
     if (m.random[k]) env.flags.random = true;
     if (m.cap !== undefined) env.flags.cap = env.flags.cap === undefined ? m.cap : Math.min(env.flags.cap, m.cap);
@@ -230,6 +236,7 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
     const v: Value = first ? range(first.lo + state.step * (k - 1), first.hi + state.step * (k - 1)) : UNKNOWN;
     memo.values[k] = v;
     memo.random[k] = !!memo.random[1];
+    if (statusReads.count !== reads) memo.readsStatus = true;
     return v;
   }
   if (k > MAX_SIMULATED) return UNKNOWN;
@@ -257,6 +264,7 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
     memo.random[j] = flags.random || (j > 1 && !!memo.random[j - 1]);
     if (flags.cap !== undefined) memo.cap = memo.cap === undefined ? flags.cap : Math.min(memo.cap, flags.cap);
   }
+  if (statusReads.count !== reads) memo.readsStatus = true;
   seen(memo);
   return memo.values[k] as Value;
 }

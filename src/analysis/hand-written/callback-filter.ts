@@ -19,7 +19,7 @@ import type { AnalysisContext } from '../library.js';
 import type { ErrorFilter, Node, RetriedMethods } from '../model.js';
 import type { HandWritten, Region } from './attempts.js';
 import { endsCase, walkExpression } from './control-flow.js';
-import { readFilter } from './filter.js';
+import { readFilter, sameForFailures } from './filter.js';
 import { holds, type Constraint } from './site.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -85,7 +85,7 @@ export function callbackFilter(ctx: AnalysisContext, fn: Fn, callback: Variable)
     return any;
   };
   const node = statusNode(hw, ways, region) ?? calls[0]!;
-  return { filter: readFilter(retriedAt, node), methods: retriedMethods(hw, ways, retriedAt) };
+  return { filter: readFilter(sameForFailures((s) => retriedAt(s)), node), methods: retriedMethods(hw, ways, retriedAt) };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { ClientErrorInclusion, ErrorFilter, Node } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
 import { refsCounter } from './bound.js';
 import { walkExpression } from './control-flow.js';
-import { NO_RESPONSE } from '../eval/environment.js';
+import { NO_RESPONSE, statusReads } from '../eval/environment.js';
 import { holds, type Constraint, type Shape } from './site.js';
 
 /** The statuses a filter is asked about: success, and every 4xx and 5xx. */
@@ -36,7 +36,27 @@ const SUCCESSES = [200, 201, 202, 204];
  */
 export function retriesFailuresOnly(hw: HandWritten, region: Region, filters: readonly Constraint[]): boolean {
   if (!leavesOnSuccess(hw, region, filters)) return false;
-  return STATUSES.some((s) => s >= 400 && retriedAt(hw, region, filters, s) !== false);
+  const ask = sameForFailures((s) => retriedAt(hw, region, filters, s));
+  return STATUSES.some((s) => s >= 400 && ask(s) !== false);
+}
+
+/**
+ * `retried` asked once for all the failure statuses (400-599) when an answer for one of them read
+ * no status value (`statusOf`, eval/environment.ts): nothing else tells those statuses apart (the
+ * classes code may test without reading the value, no response and 2xx, hold none of them), so
+ * each would get the same answer. Any other status is asked on its own. `retried` must read the
+ * status only through the environments it evaluates in, or count its own reads.
+ */
+export function sameForFailures<R>(retried: (status: number) => R): (status: number) => R {
+  let shared: { readonly value: R } | undefined;
+  return (status) => {
+    const failure = status >= 400 && status <= 599;
+    if (failure && shared) return shared.value;
+    const before = statusReads.count;
+    const value = retried(status);
+    if (failure && statusReads.count === before) shared = { value };
+    return value;
+  };
 }
 
 /** Whether some success status certainly gets no other attempt. */
@@ -120,7 +140,10 @@ function counterMask(hw: HandWritten, c: Constraint, region: Region): Map<Node, 
 export function retriedAt(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number): boolean | Unknown {
   const result = retriedWith(hw, region, filters, status, undefined);
   if (result !== UNKNOWN || status < 400) return result;
-  for (const shape of hw.ctx.errorShapes?.() ?? []) {
+  const shapes = hw.ctx.errorShapes?.() ?? [];
+  // Which shapes are asked depends on the status itself: a read of it (sameForFailures).
+  if (shapes.length) statusReads.count++;
+  for (const shape of shapes) {
     if (shape.statuses.includes(status) && retriedWith(hw, region, filters, status, shape.fields) === true) return true;
   }
   return result;
@@ -264,9 +287,10 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
   const statusNode = choosing(leading) ?? choosing(tests) ?? node;
   const results = new Map<number, boolean>();
   let unread = false;
+  const ask = sameForFailures(retried);
   for (const s of STATUSES) {
     if (caught && s < 400) continue;
-    const r = retried(s);
+    const r = ask(s);
     if (r === UNKNOWN) {
       // Past a success, the 4xx still decide what can be said for certain.
       if (s < 400) return { kind: 'custom', clientErrors: [], node };
@@ -282,8 +306,9 @@ function statusFilter(hw: HandWritten, retried: (s: number) => boolean | Unknown
   const clientErrorStatuses = failures.filter((s) => s < 500 && results.get(s) && s !== 408 && s !== 429);
   const clientErrors = clientErrorInclusions(clientErrorStatuses, statusNode!);
   const retriedFailures = failures.filter((s) => results.get(s));
-  const refusedOnly = retriedFailures.length > 0 && retriedFailures.every((s) => REFUSED.has(s)) && retried(NO_RESPONSE) === false;
-  const retriesNoResponse = retried(NO_RESPONSE) === true;
+  const noResponse = retried(NO_RESPONSE);
+  const refusedOnly = retriedFailures.length > 0 && retriedFailures.every((s) => REFUSED.has(s)) && noResponse === false;
+  const retriesNoResponse = noResponse === true;
   return { kind: 'statuses', clientErrors, clientErrorStatuses, node: statusNode, ...(refusedOnly ? { refusedOnly } : {}), ...(retriesNoResponse ? { retriesNoResponse } : {}) };
 }
 
