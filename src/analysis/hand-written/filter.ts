@@ -155,7 +155,11 @@ export function retriedAt(hw: HandWritten, region: Region, filters: readonly Con
  * class it may throw at that status, and the answer holds when every class gives it.
  */
 function retriedWith(hw: HandWritten, region: Region, filters: readonly Constraint[], status: number, errorFields: ErrorShape['fields'] | undefined): boolean | Unknown {
-  const classes = status >= 400 || status === NO_RESPONSE ? operationClasses(hw, region)?.(status) : undefined;
+  const at = status >= 400 || status === NO_RESPONSE ? operationClasses(hw, region) : undefined;
+  // Which classes the operation throws depends on the status itself (answers cached per status
+  // count no read of their own): a read of it (sameForFailures).
+  if (at) statusReads.count++;
+  const classes = at?.(status);
   if (!classes || classes === UNKNOWN || classes.length === 0 || classes.every((c) => !c)) return retriedAs(hw, region, filters, status, errorFields, undefined);
   let result: boolean | Unknown | undefined;
   for (const c of classes) {
