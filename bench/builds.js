@@ -13,11 +13,15 @@
 //
 //   --rounds=N   timed pairs (default 5; --quick 3)
 //   --large      include typescript.js (about 20 s more per pass)
+//   --codebase=DIR  lint a real codebase's TypeScript files in place instead of the corpus (their
+//                imports resolve, so the following of imported helpers is paid as in a project;
+//                pnpm/pnpm extracted as for bench/oneshot.js is the reference), with --limit=N
+//                files at most (default 800, in path order)
 //   SAFE_RETRY_BASELINE_DIR=DIR  the baseline, when run through `npm run bench` (without one it says
 //                                how to supply it and exits 0)
 import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median, ms, ratio, table } from './lib/stats.js';
 
@@ -51,7 +55,8 @@ async function child(dir) {
   const { builtinRules } = await import('eslint/use-at-your-own-risk');
   const { baseConfig, loadCorpus } = await import('./lib/corpus.js');
   const plugin = (await import(pathToFileURL(resolve(dir, 'dist/index.js')).href)).default;
-  const files = loadCorpus({ large: process.argv.includes('--large') });
+  const codebase = arg('codebase');
+  const files = codebase ? codebaseFiles(codebase, Number(arg('limit') ?? 800)) : loadCorpus({ large: process.argv.includes('--large') });
   const account = { model: 0, plugin: 0, yardstick: 0 };
   const rules = Object.fromEntries(Object.entries(plugin.rules).map(([name, rule]) => [name, timed(rule, account, 'plugin')]));
   // The model is charged to the first plugin rule that asks for it; count that rule apart as well.
@@ -59,14 +64,14 @@ async function child(dir) {
   const inner = rules[modelRule];
   rules[modelRule] = timed(inner, account, 'model');
   const bench = { rules: { [YARDSTICK]: timed(builtinRules.get(YARDSTICK), account, 'yardstick') } };
-  const globs = ['corpus/**/*.{js,ts}'];
+  const globs = codebase ? ['**/*.ts', '**/*.tsx'] : ['corpus/**/*.{js,ts}'];
   const config = [
-    ...baseConfig(globs),
+    ...(codebase ? [{ files: globs, languageOptions: { parser: (await import('typescript-eslint')).default.parser, sourceType: 'module' } }, { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } }] : baseConfig(globs)),
     { files: globs, plugins: { bench }, rules: { [`bench/${YARDSTICK}`]: 'error' } },
     // Only the rules of the preset: presets of older builds may carry other settings.
     { files: globs, plugins: { 'safe-retry': { ...plugin, rules } }, rules: plugin.configs.all.rules },
   ];
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
+  const eslint = new ESLint({ cwd: codebase ? resolve(codebase) : root, overrideConfigFile: true, overrideConfig: config });
   const passes = [];
   for (let pass = 0; pass < 2; pass++) {
     for (const k of Object.keys(account)) account[k] = 0;
@@ -81,8 +86,27 @@ async function child(dir) {
   process.stdout.write(JSON.stringify({ files: files.length, passes }));
 }
 
+/** A codebase's TypeScript files in path order, without dependencies, build output and fixtures (as bench/oneshot.js ignores them). */
+function codebaseFiles(dir, limit) {
+  const out = [];
+  const visit = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (out.length >= limit) return;
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) {
+        if (!/^(?:node_modules|lib|dist|fixtures|__fixtures__)$|^\./.test(entry.name)) visit(path);
+      } else if (entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        out.push({ name: path, text: readFileSync(path, 'utf8') });
+      }
+    }
+  };
+  visit(resolve(dir));
+  return out;
+}
+
 function run(dir) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), `--child=${dir}`, ...(process.argv.includes('--large') ? ['--large'] : [])], {
+  const pass = ['--large', '--codebase=', '--limit='];
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), `--child=${dir}`, ...process.argv.filter((a) => pass.some((p) => a === p || (p.endsWith('=') && a.startsWith(p))))], {
     cwd: root,
     encoding: 'utf8',
     maxBuffer: 1 << 24,
@@ -134,7 +158,7 @@ async function main() {
     ]);
   }
   console.log(`### This build against a baseline build\n`);
-  console.log(`Baseline: ${commit(base)}; this build: ${commit(root)} (the built dist/ of each). ${files} corpus files, ${rounds} alternated pairs of child processes; medians. "model" is \`${MODEL_RULE}\` (ESLint charges the shared model to it), "vs ${YARDSTICK}" is the same pass's \`${YARDSTICK}\` time.\n`);
+  console.log(`Baseline: ${commit(base)}; this build: ${commit(root)} (the built dist/ of each). ${arg('codebase') ? `${files} TypeScript files of the codebase in ${arg('codebase')} (linted in place, imports followed),` : `${files} corpus files,`} ${rounds} alternated pairs of child processes; medians. "model" is \`${MODEL_RULE}\` (ESLint charges the shared model to it), "vs ${YARDSTICK}" is the same pass's \`${YARDSTICK}\` time.\n`);
   const detail = [];
   for (let i = 0; i < rounds; i++) {
     const [b, t] = [results.baseline[i], results['this build'][i]];

@@ -90,7 +90,13 @@ export function buildModel(
   // Which libraries this file imports, found from its imports (a file that imports nothing skips them all).
   const modulesOf = new Map<LibraryDescriptor, string[]>();
   for (const m of imports.modules) {
-    for (const library of lookup.byModule.get(m) ?? lookup.matchers.filter((l) => l.matchModule!(m))) {
+    let found = lookup.byModule.get(m);
+    if (!found) {
+      // A module no descriptor names is tested once per catalogue, not once per importing file.
+      found = lookup.matchers.filter((l) => l.matchModule!(m));
+      if (lookup.byModule.size < MAX_LOOKED_UP) lookup.byModule.set(m, found);
+    }
+    for (const library of found) {
       const list = modulesOf.get(library);
       if (list) list.push(m);
       else modulesOf.set(library, [m]);
@@ -208,7 +214,8 @@ function openModule(env: FileEnvironment, libraries: readonly LibraryDescriptor[
 }
 
 interface CatalogueLookup {
-  readonly byModule: ReadonlyMap<string, readonly LibraryDescriptor[]>;
+  /** Grows with the module names met that no descriptor names (bounded by MAX_LOOKED_UP). */
+  readonly byModule: Map<string, readonly LibraryDescriptor[]>;
   /** Descriptors that recognise families of modules by a test (`@aws-sdk/client-*`). */
   readonly matchers: readonly LibraryDescriptor[];
   /** Descriptors whose options type marks a typed constant as a site (`optionsType`). */
@@ -220,6 +227,9 @@ interface CatalogueLookup {
 const lookups = new WeakMap<readonly LibraryDescriptor[], CatalogueLookup>();
 
 /** Module name -> descriptors, built once per catalogue rather than once per file. */
+/** Module names kept per catalogue with the descriptors that find sites in them (the catalogue's own, then those met). */
+const MAX_LOOKED_UP = 20000;
+
 function catalogueLookup(libraries: readonly LibraryDescriptor[]): CatalogueLookup {
   let lookup = lookups.get(libraries);
   if (lookup) return lookup;
