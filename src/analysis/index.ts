@@ -6,7 +6,7 @@ import { isAbsolute } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { buildImportTable, memberChain, type ImportTable, type ProvidedGlobals } from './imports.js';
-import { registerContext, type AnalysisContext, type ErrorShape, type LibraryDescriptor, type LibraryUse } from './library.js';
+import { registerContext, type AnalysisContext, type ErrorShape, type LibraryDescriptor, type LibraryUse, type ProjectAccess } from './library.js';
 import type { RetrySite } from './model.js';
 import { OptionsView } from './options.js';
 import { constInitializer } from './ast.js';
@@ -80,7 +80,8 @@ export function buildModel(
   // Declared helpers (settings wrappers) are judged through the same catalogue path as libraries.
   const libraries = settings.wrappers?.length ? [...catalogue, ...declaredDescriptors(settings.wrappers)] : catalogue;
   const open = env?.filename ? openModule(env, libraries) : undefined;
-  const context = createContext(sourceCode, providedGlobals(libraries), { file: env?.filename, open, libraries });
+  const project = env?.filename && open ? projectAccess(env, libraries, settings, open) : undefined;
+  const context = createContext(sourceCode, providedGlobals(libraries), { file: env?.filename, open, libraries, project });
   const { evaluator, imports } = context;
 
   const sites: RetrySite[] = [];
@@ -155,13 +156,13 @@ export function buildModel(
 function createContext(
   sourceCode: Readonly<TSESLint.SourceCode>,
   globals: ProvidedGlobals,
-  where: { file?: string | undefined; open?: OpenModule | undefined; libraries?: readonly LibraryDescriptor[] } = {},
+  where: { file?: string | undefined; open?: OpenModule | undefined; libraries?: readonly LibraryDescriptor[]; project?: ProjectAccess | undefined } = {},
 ): AnalysisContext {
   const evaluator = createEvaluator(sourceCode);
   const imports = buildImportTable(sourceCode, globals);
   let index: Map<string, TSESTree.Node[]> | undefined;
   let found: Map<string, TSESTree.Node[]> | undefined;
-  const { file, open, libraries } = where;
+  const { file, open, libraries, project } = where;
   // node-config's settings, read from the project's config directory.
   if (file && isAbsolute(file)) evaluator.modules = nodeConfigValues(imports, file, sourceCode.text);
   let shapes: readonly ErrorShape[] | undefined;
@@ -175,6 +176,7 @@ function createContext(
     // Read only by a filter that could not be decided from the status alone: built on that question.
     errorShapes: () => (shapes ??= errorShapesOf(libraries ?? [], imports)),
     httpFacetOf: (module) => (libraries ?? []).find((l) => l.http && (l.modules.includes(module) || !!l.matchModule?.(module)))?.http,
+    project: project && file && isAbsolute(file) ? project : undefined,
     nodesOfType(type) {
       // Keyword-led statements and functions are found without a walk; the rest share one index.
       const known = (found ??= new Map()).get(type);
@@ -210,6 +212,27 @@ function openModule(env: FileEnvironment, libraries: readonly LibraryDescriptor[
     if (!isFollowable(specifier)) return undefined;
     const file = resolveImport(specifier, fromFile);
     return file ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals, { file, libraries })) : undefined;
+  };
+}
+
+/**
+ * The linted file's window on the rest of its project: any file by path, parsed like the linted one
+ * (shared with the import following, cached by version), and an operation analysis per opened file,
+ * which follows that file's own imports. Built per linted file; what it opens outlives it in the
+ * module cache.
+ */
+function projectAccess(env: FileEnvironment, libraries: readonly LibraryDescriptor[], settings: SafeRetrySettings, open: OpenModule): ProjectAccess {
+  const globals = providedGlobals(libraries);
+  const analyses = new WeakMap<AnalysisContext, OperationAnalysis>();
+  return {
+    // Opened like the linted file (its imports followed one file away), so a hook's imported
+    // query function is read; kept apart from the contexts import following opens.
+    open: (file) => (isAbsolute(file) ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals, { file, libraries, open }), 'project') : undefined),
+    facts(ctx, site) {
+      let analysis = analyses.get(ctx);
+      if (!analysis) analyses.set(ctx, (analysis = createOperationAnalysis(ctx, () => [], settings, libraries, { filename: ctx.file, open })));
+      return analysis.facts(site);
+    },
   };
 }
 

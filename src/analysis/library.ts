@@ -5,7 +5,7 @@ import type { LibraryFixes } from './fix-plan.js';
 import type { ImportTable, ModuleRef } from './imports.js';
 import type { Node, RetrySite, SiteKind } from './model.js';
 import { OptionsView } from './options.js';
-import type { OperationKind } from './operations/types.js';
+import type { OperationFacts, OperationKind } from './operations/types.js';
 import type { Evaluator } from './eval/evaluator.js';
 import { isFunctionNode } from './ast.js';
 
@@ -34,6 +34,20 @@ export interface AnalysisContext {
   errorShapes?(): readonly ErrorShape[];
   /** The HTTP facet of the library a module belongs to (`axios`), when one describes it. */
   httpFacetOf?(module: string): HttpFacet | undefined;
+  /**
+   * Other files of the linted file's project, for the few facts that live in configuration another
+   * file applies to this one (TanStack Query's QueryClient defaults, `query-defaults.ts`). Only the
+   * linted file has it: a file opened through it opens no further file this way.
+   */
+  readonly project?: ProjectAccess | undefined;
+}
+
+/** Reading another file of the linted file's project (parsed like it, cached by version). */
+export interface ProjectAccess {
+  /** The context of the project file at an absolute path; undefined when it cannot be read or parsed. */
+  open(file: string): AnalysisContext | undefined;
+  /** What a retry site written in an opened file repeats, read by that file's operation analysis (imports followed from there). */
+  facts(ctx: AnalysisContext, site: RetrySite): OperationFacts;
 }
 
 const contexts = new WeakMap<Evaluator, AnalysisContext>();

@@ -177,6 +177,28 @@ export interface RetrySite {
    * calling again. The awaited repair; no transient-failure retry, so only its writes are judged.
    */
   readonly repair?: Node | undefined;
+  /**
+   * Settings the site does not write and takes from configuration another file applies to it
+   * (a TanStack Query hook's `retryDelay` from the QueryClient's defaults): which, and that file
+   * (relative to the project's root).
+   */
+  readonly defaultsFrom?: { readonly file: string; readonly settings: readonly string[] } | undefined;
+  /**
+   * For defaults that code in other files takes (a QueryClient's `defaultOptions`): the first such
+   * use found that sends an HTTP request rejecting on 4xx. Asked lazily (it reads other files),
+   * once, by the rule that judges which errors the defaults retry; undefined when none is found.
+   */
+  readonly defaultsTakenBy?: (() => DefaultsUse | undefined) | undefined;
+}
+
+/** A use of a client's defaults in another file: the hook, the request it sends, and where. */
+export interface DefaultsUse {
+  /** `useQuery()` */
+  readonly hook: string;
+  /** The request rejecting on 4xx, or the project's helper sending one (`api.get()`, `users.list()`). */
+  readonly call: string;
+  /** The hook's file relative to the project's root, with its line: `src/pages/users.ts:12`. */
+  readonly at: string;
 }
 
 /** What a rule may leave to the helper's own site: one kind of finding per rule. */

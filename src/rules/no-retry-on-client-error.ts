@@ -4,7 +4,7 @@ import { clientErrorSuggestion, describeEdits, type Suggestion } from '../analys
 import { createRule } from '../util/create-rule.js';
 
 type Options = [];
-type MessageIds = 'retriesClientError' | 'retriesClientErrorWhen' | 'retriesEverything' | 'unfilteredHttp' | 'stopOnClientErrors';
+type MessageIds = 'retriesClientError' | 'retriesClientErrorWhen' | 'retriesEverything' | 'unfilteredHttp' | 'unfilteredDefaults' | 'stopOnClientErrors';
 
 export default createRule<Options, MessageIds>({
   name: 'no-retry-on-client-error',
@@ -26,6 +26,8 @@ export default createRule<Options, MessageIds>({
         '{{label}} retries every failure, 4xx client errors included (R-RES-RE-X2). Retry only network errors, 408, 429 (honouring Retry-After) and 5xx{{noEdit}}.',
       unfilteredHttp:
         '{{label}} retries every error of {{call}}, including its 4xx responses (R-RES-RE-X2). Add an error filter that stops on 4xx (for example a predicate that only accepts network errors, 408, 429 and 5xx){{noEdit}}.',
+      unfilteredDefaults:
+        '{{label}} retries every error of the code that takes these defaults, including 4xx responses: {{hook}} at {{at}} sends {{call}}, which rejects on 4xx (R-RES-RE-X2). Make the default `retry` a function that stops on 4xx other than 408 and 429{{noEdit}}.',
       stopOnClientErrors: 'Stop retrying on 4xx other than 408 and 429 ({{edit}}).',
     },
   },
@@ -62,8 +64,13 @@ export default createRule<Options, MessageIds>({
           }
           if (filter.kind !== 'none') continue;
           const call = model.operations.facts(site).httpCalls.find((c) => c.throwsOnClientError);
-          if (!call) continue;
-          report(site.reportNode, 'unfilteredHttp', { label: site.label, call: `${context.sourceCode.getText(call.node.callee)}()` });
+          if (call) {
+            report(site.reportNode, 'unfilteredHttp', { label: site.label, call: `${context.sourceCode.getText(call.node.callee)}()` });
+            continue;
+          }
+          // Defaults other files take (a QueryClient's): judged by what the code taking them sends.
+          const use = site.defaultsTakenBy?.();
+          if (use) report(site.reportNode, 'unfilteredDefaults', { label: site.label, hook: use.hook, at: use.at, call: use.call });
         }
       },
     };

@@ -15,12 +15,18 @@
  * writes nothing takes the QueryClient's defaults, which live where the client is built (often
  * another file), so it is not one. `new QueryClient(...)` is judged for its `defaultOptions`,
  * the library's own defaults included when `queries.retry` is not written.
+ *
+ * Across files (`query-defaults.ts` finds the project's one QueryClient and its hook files): a hook
+ * that writes `retry` but no `retryDelay` waits as the defaults say, and defaults that retry every
+ * error are judged by what the hooks taking them send (a query function whose client rejects on
+ * 4xx). A project with several QueryClients, or defaults changed at run time, stays unknown.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
 import { alwaysTrue, argument, callOf, functionOf, isFunctionNode, labelOf, newOf } from '../library.js';
-import type { DelaySchedule, ErrorFilter, Node, RetrySite, Setting } from '../model.js';
+import { relative } from 'node:path';
+import type { DefaultsUse, DelaySchedule, ErrorFilter, Node, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, customSchedule, geometricSchedule } from '../schedule.js';
 import { UNKNOWN, isStaticFunction } from '../eval/values.js';
@@ -28,6 +34,7 @@ import { staticPropertyName, unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
+import { queryProject } from '../query-defaults.js';
 
 export const TANSTACK_MODULES = [
   '@tanstack/react-query', '@tanstack/vue-query', '@tanstack/solid-query', '@tanstack/svelte-query',
@@ -115,10 +122,14 @@ function hookSite(use: LibraryUse, kind: Kind, ctx: AnalysisContext): RetrySite 
   if (!retry.property) return undefined;
   const attempts = readRetry(retry, ctx);
   if (attempts.attempts.value === 1) return undefined;
-  const delay = readRetryDelay(options.get('retryDelay'), 'hook', ctx);
+  const retryDelay = options.get('retryDelay');
+  const taken = !retryDelay.property && retryDelay.value === undefined ? takenDelay(ctx, kind) : undefined;
+  const delay = taken?.delay ?? readRetryDelay(retryDelay, 'hook', ctx);
+  const label = `${labelOf(use.expression, ctx.sourceCode)}()`;
   return site({
     library: 'tanstack-query',
-    label: `${labelOf(use.expression, ctx.sourceCode)}()`,
+    label: taken ? `${label} (its retryDelay from the QueryClient defaults in ${taken.file})` : label,
+    ...(taken ? { defaultsFrom: { file: taken.file, settings: ['retryDelay'] } } : {}),
     node: call,
     reportNode: use.expression,
     attempts: attempts.attempts,
@@ -188,6 +199,8 @@ function clientSites(configNode: Node | undefined, call: TSESTree.CallExpression
       // retries mutations re-sends whatever writes the app makes, keyed or not.
       ...(kind === 'mutation' && retry.property ? { retriesWrites: { value: true, node: retry.property } } : {}),
       ...(retry.property ? {} : { implicit: true }),
+      // Every error retried: what the hooks taking these defaults send decides whether 4xx are.
+      ...(library === 'tanstack-query' ? { defaultsTakenBy: once(() => defaultsUser(ctx, kind)) } : {}),
       options: group.object ? { object: group.object } : undefined,
       fixes: tanstackFixes(),
     }));
@@ -297,4 +310,128 @@ function returnedObject(fn: TSESTree.FunctionLike): Node | undefined {
   const returns = fn.body.body.filter((s): s is TSESTree.ReturnStatement => s.type === T.ReturnStatement);
   const only = returns.length === 1 ? returns[0]!.argument : undefined;
   return only && unwrap(only).type === T.ObjectExpression ? only : undefined;
+}
+
+/** The hook files of a project read at most for a use of its defaults. */
+const MAX_HOOK_FILES = 60;
+
+function once<V>(fn: () => V): () => V {
+  let done = false;
+  let value: V;
+  return () => {
+    if (!done) { value = fn(); done = true; }
+    return value;
+  };
+}
+
+/**
+ * The project's one QueryClient's defaults for queries or mutations, read in the file that builds
+ * it; undefined when the project cannot be read or does not have exactly one.
+ */
+function projectDefaults(ctx: AnalysisContext, kind: Kind): { group: OptionsView; ctx: AnalysisContext; file: string } | undefined {
+  if (!ctx.project || !ctx.file) return undefined;
+  const project = queryProject(ctx.file);
+  if (!project || project.overridden || project.clients.length !== 1) return undefined;
+  const file = project.clients[0]!;
+  const other = file === ctx.file ? ctx : ctx.project.open(file);
+  const calls = other ? clientConstructions(other) : [];
+  if (!other || calls.length !== 1) return undefined;
+  const config = other.options(argument(calls[0]!, 0));
+  if (config.state === 'unknown') return undefined;
+  const defaults = config.sub('defaultOptions');
+  if (defaults.state === 'unknown') return undefined;
+  const group = defaults.sub(kind === 'query' ? 'queries' : 'mutations');
+  if (group.state === 'unknown') return undefined;
+  return { group, ctx: other, file: relative(project.root, file) };
+}
+
+/** `new QueryClient(...)` of TanStack Query in a file. */
+function clientConstructions(ctx: AnalysisContext): TSESTree.NewExpression[] {
+  const out: TSESTree.NewExpression[] = [];
+  for (const b of ctx.imports.bindings) {
+    if (!TANSTACK_MODULES.includes(b.module) || b.path !== 'QueryClient') continue;
+    for (const ref of b.variable.references) {
+      const p = ref.identifier.parent;
+      if (p?.type === T.NewExpression && p.callee === ref.identifier) out.push(p);
+    }
+  }
+  return out;
+}
+
+/**
+ * The wait of a hook that writes `retry` and no `retryDelay`: the project's QueryClient defaults'
+ * (the library's own when they write none), without a node (it is written in another file).
+ */
+function takenDelay(ctx: AnalysisContext, kind: Kind): { delay: { schedule: DelaySchedule; jitter: Setting<boolean> }; file: string } | undefined {
+  const defaults = projectDefaults(ctx, kind);
+  if (!defaults) return undefined;
+  const read = readRetryDelay(defaults.group.get('retryDelay'), 'client', defaults.ctx);
+  if (read.schedule.growth === UNKNOWN) return undefined;
+  return { delay: { schedule: { ...read.schedule, node: undefined }, jitter: { value: read.jitter.value } }, file: defaults.file };
+}
+
+/**
+ * For the defaults of the project's one QueryClient, built in `ctx`'s file: the first hook of the
+ * project that takes them (it writes no `retry`) and sends a request rejecting on 4xx.
+ */
+function defaultsUser(ctx: AnalysisContext, kind: Kind): DefaultsUse | undefined {
+  const project = ctx.project && ctx.file ? queryProject(ctx.file) : undefined;
+  if (!project || project.overridden || project.clients.length !== 1 || project.clients[0] !== ctx.file) return undefined;
+  if (clientConstructions(ctx).length !== 1) return undefined;
+  for (const file of project.hookFiles.slice(0, MAX_HOOK_FILES)) {
+    const other = file === ctx.file ? ctx : ctx.project!.open(file);
+    if (!other) continue;
+    for (const hook of hooksTakingDefaults(other, kind)) {
+      // A query function imported from a third file is read there (`queryFn: fetchShortLinks`).
+      const id = unwrap(hook.operation);
+      const imported = id.type === T.Identifier ? other.importedValue?.(id) : undefined;
+      const fn = imported ? functionOf(imported.node, imported.ctx) : undefined;
+      const where = fn ? { ctx: imported!.ctx, node: fn as Node, operation: fn as Node } : { ctx: other, node: hook.call as Node, operation: hook.operation };
+      const probe = site({
+        library: 'tanstack-query', label: hook.label, node: where.node, reportNode: where.node,
+        attempts: { value: UNKNOWN }, errorFilter: NO_FILTER, delay: UNKNOWN_SCHEDULE, jitter: { value: UNKNOWN }, operation: where.operation,
+      });
+      const facts = ctx.project!.facts(where.ctx, probe);
+      const at = `${relative(project.root, file)}:${hook.call.loc.start.line}`;
+      const http = facts.httpCalls.find((c) => c.throwsOnClientError);
+      if (http) return { hook: hook.label, call: `${calleeText(http.node.callee)}()`, at };
+    }
+  }
+  return undefined;
+}
+
+/** The hook calls of a file that write no `retry` (they take the defaults), with the function each runs. */
+function hooksTakingDefaults(ctx: AnalysisContext, kind: Kind): { call: TSESTree.CallExpression; label: string; operation: Node }[] {
+  const hooks = kind === 'query' ? QUERY_HOOKS : MUTATION_HOOKS;
+  const out: { call: TSESTree.CallExpression; label: string; operation: Node }[] = [];
+  for (const b of ctx.imports.bindings) {
+    if (!TANSTACK_MODULES.includes(b.module) || !hooks.has(b.path)) continue;
+    for (const ref of b.variable.references) {
+      const call = ref.identifier.parent;
+      if (call?.type !== T.CallExpression || call.callee !== ref.identifier) continue;
+      const { options, operation, index } = hookArguments(call, kind, ctx);
+      let runs: Node | undefined = operation;
+      if (options) {
+        const retry = options.get('retry');
+        // Its own retry, one that may be (an unknown spread), or a QueryClient of its own passed after the options.
+        if (options.state !== 'object' || retry.property || retry.value !== undefined || call.arguments.length > index + 1) continue;
+      } else {
+        // `useQuery(key, fn)`, `useMutation(fn)`: the positional forms without options.
+        const last = call.arguments.length <= 2 ? argument(call, call.arguments.length - 1) : undefined;
+        runs = last && functionOf(last, ctx) ? last : undefined;
+      }
+      if (runs) out.push({ call, label: `${b.path}()`, operation: runs });
+    }
+  }
+  return out.sort((a, b) => a.call.range[0] - b.call.range[0]);
+}
+
+/** `instance.get`, `this.api.post`: a callee written as names, read from the tree (it may be in another file). */
+function calleeText(node: Node): string {
+  const n = unwrap(node);
+  if (n.type === T.Identifier) return n.name;
+  if (n.type === T.ThisExpression) return 'this';
+  if (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier) return `${calleeText(n.object)}.${n.property.name}`;
+  if (n.type === T.CallExpression) return `${calleeText(n.callee)}()`;
+  return '…';
 }

@@ -448,9 +448,11 @@ export function rememberLinted(file: string | undefined, text: string, ctx: Anal
 const MAX_SOURCES = 200;
 const sources = new Map<string, Versioned & { value: unknown }>();
 
-export function readModule<C>(file: string, env: ParseEnvironment, build: (sourceCode: Readonly<TSESLint.SourceCode>) => C): C | undefined {
+export function readModule<C>(file: string, env: ParseEnvironment, build: (sourceCode: Readonly<TSESLint.SourceCode>) => C, variant = ''): C | undefined {
   const now = performance.now();
-  const hit = sources.get(file);
+  // A reader whose contexts differ (one that follows the file's own imports) keeps its own entry.
+  const key = variant ? `${file}\0${variant}` : file;
+  const hit = sources.get(key);
   const stat = versionOf(file, hit, now);
   if (stat === undefined) return undefined;
   if (stat === 'current') return hit!.value as C | undefined;
@@ -462,9 +464,9 @@ export function readModule<C>(file: string, env: ParseEnvironment, build: (sourc
     if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
     value = undefined;
   }
-  sources.delete(file);
+  sources.delete(key);
   if (sources.size >= MAX_SOURCES) sources.delete(sources.keys().next().value!);
-  sources.set(file, { ...stat, checkedAt: now, value });
+  sources.set(key, { ...stat, checkedAt: now, value });
   return value;
 }
 
