@@ -24,6 +24,11 @@ export interface QueryProject {
   readonly hookFiles: readonly string[];
   /** Some file changes the defaults at run time (`setQueryDefaults`, `setMutationDefaults`, `setDefaultOptions`). */
   readonly overridden: boolean;
+  /**
+   * Answers read from the project's files (what the hooks taking the defaults send), kept as long
+   * as the walk is: an editor typing in the QueryClient's file does not read the hooks again.
+   */
+  readonly answers: Map<string, unknown>;
 }
 
 /** Files read at most per project, and folders deep; a larger project gives no answer. */
@@ -138,5 +143,5 @@ function walk(root: string): QueryProject | undefined {
   } catch {
     return undefined;
   }
-  return { root, clients: clients.sort(), hookFiles: hookFiles.sort(), overridden };
+  return { root, clients: clients.sort(), hookFiles: hookFiles.sort(), overridden, answers: new Map() };
 }

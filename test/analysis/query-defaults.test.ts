@@ -8,7 +8,7 @@ import { Linter } from 'eslint';
 import * as tsParser from '@typescript-eslint/parser';
 import { beforeEach, describe, expect, it } from 'vitest';
 import plugin from '../../src/index.js';
-import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
+import { clearModuleCache, moduleCacheStats } from '../../src/analysis/wrappers/index.js';
 import { clearQueryProjects, queryProjectWalks } from '../../src/analysis/query-defaults.js';
 import { temporaryProjects } from '../helpers/project.js';
 import { lintAt } from '../helpers/lint-at.js';
@@ -128,6 +128,25 @@ export const useUsers = () => useQuery({ queryKey: ['users'], queryFn: () => fet
       'packages/other/client.ts': `import { QueryClient } from '@tanstack/react-query';\nexport const other = new QueryClient();\n`,
     });
     expect(clientErrors(at, 'src/client.ts')).toEqual(['4 no-retry-on-client-error', '5 no-retry-on-client-error']);
+  });
+
+  it('reads the hooks of a client built in the same file as them', () => {
+    const code = `import axios from 'axios';
+import { QueryClient, useQuery } from '@tanstack/react-query';
+export const queryClient = new QueryClient();
+export const useOrders = () => useQuery({ queryKey: ['orders'], queryFn: () => axios.get('/orders') });
+`;
+    const at = setUp({ 'src/app.ts': code });
+    expect(clientErrors(at, 'src/app.ts')).toEqual(['3 no-retry-on-client-error']);
+  });
+
+  it('parses the hook files once while the client file is edited', () => {
+    const at = setUp(APP);
+    expect(clientErrors(at, 'src/client.ts')).toHaveLength(2);
+    const parses = moduleCacheStats().parses;
+    const edited = CLIENT.replace('retry: 2', 'retry: 3');
+    expect(lintAt(edited, at('src/client.ts')).filter((f) => f.endsWith('no-retry-on-client-error'))).toHaveLength(2);
+    expect(moduleCacheStats().parses).toBe(parses);
   });
 
   it('reads nothing of a project whose package.json does not depend on TanStack Query', () => {

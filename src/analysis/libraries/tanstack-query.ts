@@ -34,7 +34,7 @@ import { staticPropertyName, unwrap } from '../ast.js';
 import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
-import { queryProject } from '../query-defaults.js';
+import { queryProject, type QueryProject } from '../query-defaults.js';
 
 export const TANSTACK_MODULES = [
   '@tanstack/react-query', '@tanstack/vue-query', '@tanstack/solid-query', '@tanstack/svelte-query',
@@ -378,6 +378,15 @@ function defaultsUser(ctx: AnalysisContext, kind: Kind): DefaultsUse | undefined
   const project = ctx.project && ctx.file ? queryProject(ctx.file) : undefined;
   if (!project || project.overridden || project.clients.length !== 1 || project.clients[0] !== ctx.file) return undefined;
   if (clientConstructions(ctx).length !== 1) return undefined;
+  // What the hooks send does not depend on the client's file: asked once per walk of the project.
+  const key = `hook-request:${kind}`;
+  if (project.answers.has(key)) return project.answers.get(key) as DefaultsUse | undefined;
+  const answer = firstHookRequest(ctx, project, kind);
+  project.answers.set(key, answer);
+  return answer;
+}
+
+function firstHookRequest(ctx: AnalysisContext, project: QueryProject, kind: Kind): DefaultsUse | undefined {
   for (const file of project.hookFiles.slice(0, MAX_HOOK_FILES)) {
     const other = file === ctx.file ? ctx : ctx.project!.open(file);
     if (!other) continue;
