@@ -188,6 +188,17 @@ export const queryClient = new QueryClient({ defaultOptions: { mutations: { retr
     expect(lint(at, 'src/ban.ts').filter((f) => /backoff|jitter/.test(f))).toEqual(['3 require-jitter']);
   });
 
+  it('keeps the library default shape in a test that builds its own QueryClient', () => {
+    const test = `import { QueryClient, useMutation } from '@tanstack/react-query';
+import users from './service';
+export const testClient = new QueryClient({ defaultOptions: { mutations: { retryDelay: 10 } } });
+export const useBan = () => useMutation({ mutationFn: (v: { id: string; key: string }) => users.ban(v.id, v.key), retry: 3 });
+`;
+    // The app's defaults jitter; the test's own client does not, and its hook is read by the library's default shape.
+    const at = setUp({ ...APP, 'src/ban.test.ts': test });
+    expect(lint(at, 'src/ban.test.ts').filter((f) => /backoff|jitter/.test(f))).toEqual(['3 require-jitter', '4 require-jitter']);
+  });
+
   it('walks the project once for the files of one run', () => {
     const at = setUp({ ...APP, 'src/ban.ts': HOOK });
     const before = queryProjectWalks();

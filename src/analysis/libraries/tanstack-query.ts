@@ -333,6 +333,8 @@ function projectDefaults(ctx: AnalysisContext, kind: Kind): { group: OptionsView
   const project = queryProject(ctx.file);
   if (!project || project.overridden || project.clients.length !== 1) return undefined;
   const file = project.clients[0]!;
+  // A file that builds a QueryClient the walk left out (a test's own) may hand its hooks that one.
+  if (file !== ctx.file && clientConstructions(ctx).length > 0) return undefined;
   const other = file === ctx.file ? ctx : ctx.project.open(file);
   const calls = other ? clientConstructions(other) : [];
   if (!other || calls.length !== 1) return undefined;
