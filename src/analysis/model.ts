@@ -26,6 +26,12 @@ export interface DelaySchedule {
   readonly maxMs: Maybe<number>;
   /** Upper bound of the wait before retry `n` (1-based), jitter included; UNKNOWN when unknown. */
   upperBound(n: number): Maybe<number>;
+  /**
+   * Where `upperBound` is not known (a wait the server sets on some failures, a Retry-After on a
+   * 429): the longest wait before retry `n` on failures whose wait is known and that go on to the
+   * next attempt (a network error, a 5xx). A lower bound of the worst wait, never above it.
+   */
+  readonly leastWorst?: ((n: number) => Maybe<number>) | undefined;
   /** Where the backoff is configured (the squiggle for backoff findings). */
   readonly node?: Node | undefined;
 }

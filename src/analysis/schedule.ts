@@ -115,6 +115,23 @@ export function attemptTimeoutsMs(attempts: Maybe<number>, attemptTimeoutMs: May
   return deadlineMs !== undefined && deadlineMs > 0 ? Math.min(total, deadlineMs) : total;
 }
 
+/**
+ * A lower bound of the worst case where it is not known because some failures' waits are not
+ * (`DelaySchedule.leastWorst`): the waits of the failures whose waits are known, plus the known
+ * per-attempt timeouts, clipped by a known deadline. UNKNOWN without such waits for every retry.
+ */
+export function leastWorstCaseMs(attempts: Maybe<number>, delay: DelaySchedule, attemptTimeoutMs: Maybe<number | undefined>, deadlineMs: Maybe<number | undefined>): Maybe<number> {
+  if (!delay.leastWorst || !isKnown(attempts) || attempts === Infinity || attempts > 1000 || !isKnown(deadlineMs)) return UNKNOWN;
+  let total = 0;
+  for (let n = 1; n < attempts; n++) {
+    const wait = delay.leastWorst(n);
+    if (!isKnown(wait)) return UNKNOWN;
+    total += wait;
+  }
+  if (isKnown(attemptTimeoutMs) && attemptTimeoutMs !== undefined && attemptTimeoutMs > 0) total += attemptTimeoutMs * attempts;
+  return deadlineMs !== undefined && deadlineMs > 0 ? Math.min(total, deadlineMs) : total;
+}
+
 /** A site's worst case, counting the retries of the layers it repeats; see `worstCaseWithLayers`. */
 export interface LayeredWorstCase {
   readonly totalMs: Maybe<number>;

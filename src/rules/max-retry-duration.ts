@@ -1,14 +1,14 @@
 import { getRetryModel } from '../analysis/index.js';
 import { formatDuration, formatWaits, scheduleWaits } from '../analysis/fix-plan.js';
 import { describeEdits, disableSuggestion, scheduleSuggestion } from '../analysis/fixes.js';
-import { attemptTimeoutsMs, worstCaseDurationMs, worstCaseWithLayers } from '../analysis/schedule.js';
+import { attemptTimeoutsMs, leastWorstCaseMs, worstCaseDurationMs, worstCaseWithLayers } from '../analysis/schedule.js';
 import type { RetrySite } from '../analysis/model.js';
 import { isKnown } from '../analysis/eval/values.js';
 import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ maxMs?: number; queueMs?: number }];
-type MessageIds = 'tooLong' | 'needsQueue' | 'timeoutsTooLong' | 'fitBudget' | 'dropInner';
+type MessageIds = 'tooLong' | 'needsQueue' | 'timeoutsTooLong' | 'knownWaitsTooLong' | 'fitBudget' | 'dropInner';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-duration',
@@ -45,6 +45,8 @@ export default createRule<Options, MessageIds>({
         '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5){{noFix}}.',
       timeoutsTooLong:
         '{{label}} can spend at least {{duration}} retrying in memory ({{attempts}} attempts of up to {{timeout}} each, before any wait), above {{max}} (R-RES-RE-4). Use fewer attempts or a shorter timeout; a failure that lasts longer belongs in a durable task queue.',
+      knownWaitsTooLong:
+        '{{label}} can spend at least {{duration}} retrying in memory ({{attempts}} attempts, waits {{waits}} on the failures whose wait is known{{timeouts}}), above {{max}} (R-RES-RE-4). Use fewer attempts or shorter waits; a failure that lasts longer belongs in a durable task queue.',
       fitBudget: 'Fit the retry within {{max}} ({{edit}}; waits {{waits}}).',
       dropInner: 'Fit the retry within {{max}}: turn off the retries of {{inner}}, keeping those of {{label}} ({{edit}}; waits {{waits}}).',
     },
@@ -65,7 +67,7 @@ export default createRule<Options, MessageIds>({
             inner = layered.inner;
           }
           if (!isKnown(worst)) {
-            reportTimeouts(site);
+            if (!reportKnownWaits(site)) reportTimeouts(site);
             continue;
           }
           if (worst <= maxMs) continue;
@@ -95,6 +97,30 @@ export default createRule<Options, MessageIds>({
         }
       },
     };
+
+    /**
+     * Waits not known on some failures (a wait the server sets on a 429), but those of the
+     * failures whose waits are known already over budget: a lower bound is enough to know.
+     */
+    function reportKnownWaits(site: RetrySite): boolean {
+      const least = leastWorstCaseMs(site.attempts.value, site.delay, site.attemptTimeoutMs.value, site.deadlineMs.value);
+      const { leastWorst } = site.delay;
+      if (!isKnown(least) || least <= maxMs || !leastWorst || !isKnown(site.attempts.value)) return false;
+      const waits = Array.from({ length: site.attempts.value - 1 }, (_, k) => leastWorst(k + 1) as number);
+      context.report({
+        node: site.reportNode,
+        messageId: 'knownWaitsTooLong',
+        data: {
+          label: site.label,
+          duration: formatDuration(least),
+          attempts: String(site.attempts.value),
+          waits: formatWaits(waits, formatDuration),
+          timeouts: timeoutText(site.attemptTimeoutMs.value, site.attempts.value),
+          max: formatDuration(maxMs),
+        },
+      });
+      return true;
+    }
 
     /** Waits not known, but the per-attempt timeouts alone over budget: a lower bound is enough to know. */
     function reportTimeouts(site: RetrySite) {

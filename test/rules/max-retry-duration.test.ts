@@ -20,8 +20,18 @@ run('max-retry-duration', rule, {
     "import axios from 'axios';\nconst sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      const options = { url, method: 'get' };\n      return await axios(options);\n    } catch (e) {\n      if (attempt === 3) throw e;\n      await sleep(200 * 2 ** attempt * Math.random());\n    }\n  }\n}",
     // A config handed to another call first may get another timeout there: unknown.
     "import axios from 'axios';\nconst sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      const options = { url, timeout: 10000 };\n      prepare(options);\n      return await axios(options);\n    } catch (e) {\n      if (attempt === 3) throw e;\n      await sleep(200 * 2 ** attempt * Math.random());\n    }\n  }\n}",
+    // The server sets the wait on a 429 (not known), the other failures wait 200 ms: at least 0.8 s, within budget.
+    "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 5; attempt++) {\n    try {\n      return await client.get(url);\n    } catch (err: any) {\n      if (attempt === 5) throw err;\n      let wait = 200;\n      if (err.response?.status === 429) {\n        wait = Number(err.response.headers['retry-after']) * 1000;\n      }\n      await sleep(wait);\n    }\n  }\n}",
+    // Only a 429 goes on to another attempt: the waits of the failures whose wait is known are never taken.
+    "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 5; attempt++) {\n    try {\n      return await client.get(url);\n    } catch (err: any) {\n      if (attempt === 5 || err.response?.status !== 429) throw err;\n      let wait = 1000 * 2 ** attempt;\n      if (err.response?.status === 429) {\n        wait = Number(err.response.headers['retry-after']) * 1000;\n      }\n      await sleep(wait);\n    }\n  }\n}",
   ],
   invalid: [
+    {
+      // The server sets the wait on a 429 (not known), but a network error or a 5xx waits 2, 4, 8, 16 s:
+      // at least 30 s, whatever the 429s wait.
+      code: "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 5; attempt++) {\n    try {\n      return await client.get(url);\n    } catch (err: any) {\n      if (attempt === 5) throw err;\n      let wait = 1000 * 2 ** attempt;\n      if (err.response?.status === 429) {\n        wait = Number(err.response.headers['retry-after']) * 1000;\n      }\n      await sleep(wait);\n    }\n  }\n}",
+      errors: [{ messageId: 'knownWaitsTooLong', line: 3, column: 25, data: { label: 'for loop', duration: '30 s', attempts: '5', waits: '2 s, 4 s, 8 s, 16 s', timeouts: '', max: '5 s' } }],
+    },
     {
       // The retried axios request's own config timeout is each attempt's: 3 x 10 s plus the waits.
       code: "import axios from 'axios';\nconst sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    try {\n      const options = { url, timeout: 10000 };\n      return await axios(options);\n    } catch (e) {\n      if (attempt === 3) throw e;\n      await sleep(200 * 2 ** attempt * Math.random());\n    }\n  }\n}",

@@ -18,6 +18,15 @@ export const BUILTIN_CONSTANTS: Readonly<Record<string, number>> = {
   'Number.MAX_SAFE_INTEGER': Number.MAX_SAFE_INTEGER,
   'Number.MAX_VALUE': Number.MAX_VALUE,
   'Number.MIN_SAFE_INTEGER': Number.MIN_SAFE_INTEGER,
+  // Math's constants (a backoff of `Math.pow(Math.SQRT2, attempt)` seconds).
+  'Math.SQRT2': Math.SQRT2,
+  'Math.SQRT1_2': Math.SQRT1_2,
+  'Math.E': Math.E,
+  'Math.PI': Math.PI,
+  'Math.LN2': Math.LN2,
+  'Math.LN10': Math.LN10,
+  'Math.LOG2E': Math.LOG2E,
+  'Math.LOG10E': Math.LOG10E,
 };
 
 /** `Math.random()`, `randomJitter()`, `this.jitter(...)`: a call whose name says it is random. */

@@ -14,16 +14,22 @@
  * wait taken only up to 60 s). Where waits are read for their shape (`uncapped`), such a bound
  * is a cap (noted in the flags) and the value is `e`'s, as for `Math.min(e, cap)`. Any other write
  * on the way (in a branch, a loop around the read, a `try` left for its `catch`, a closure) leaves
- * the variable to the evaluator's usual reading.
+ * the variable to the evaluator's usual reading, except in an `if` whose test the environment
+ * decides (`if (err.status === 429) wait = retryAfter;` asked about a 503): only the branch taken
+ * is read, its last write deciding the value, and a branch that writes nothing leaves the value
+ * before it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { contains, enclosingFunction, isLoopNode, unwrap, type Variable } from '../ast.js';
 import { FREE, sawCap, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
-import { UNKNOWN, join, range, toInterval, type Value } from './values.js';
+import { UNKNOWN, join, range, toInterval, truth, type Value } from './values.js';
 
 type Node = TSESTree.Node;
+
+/** A path that writes nothing of the variable. */
+const NONE: unique symbol = Symbol('none');
 
 export function straightLineValue(ev: Evaluator, variable: Variable, id: TSESTree.Identifier, env: Env, depth: number): Value | typeof FREE {
   const def = variable.defs[0];
@@ -44,6 +50,28 @@ export function straightLineValue(ev: Evaluator, variable: Variable, id: TSESTre
   }
   const writesIn = (n: Node) => writes.filter((w) => contains(n, w));
   const valueOf = (e: Node) => ev.eval(e, env, depth + 1);
+  // The branch of an `if` the environment decides (null: a missing else), or undefined when it is not decided.
+  const taken = (s: Node): Node | null | undefined => {
+    if (s.type !== T.IfStatement) return undefined;
+    const t = truth(valueOf(s.test));
+    return t === UNKNOWN ? undefined : t ? s.consequent : s.alternate;
+  };
+  // The value the last write run in `n` leaves; NONE when the path through `n` writes nothing.
+  const lastWrite = (n: Node): Value | typeof FREE | typeof NONE => {
+    const inside = writesIn(n);
+    if (inside.length === 0) return NONE;
+    if (n.type === T.ExpressionStatement && inside.length === 1 && n.expression === inside[0]) return valueOf((inside[0] as TSESTree.AssignmentExpression).right);
+    if (n.type === T.BlockStatement) {
+      for (let i = n.body.length - 1; i >= 0; i--) {
+        const v = lastWrite(n.body[i]!);
+        if (v !== NONE) return v;
+      }
+      return NONE;
+    }
+    const branch = taken(n);
+    if (branch === undefined) return FREE;
+    return branch === null ? NONE : lastWrite(branch);
+  };
   // The value before `from`, walking back through the statements run before it.
   const before = (from: Node, steps: number): Value | typeof FREE => {
     let child: Node = from;
@@ -61,6 +89,12 @@ export function straightLineValue(ev: Evaluator, variable: Variable, id: TSESTre
         const inside = writesIn(s);
         if (inside.length === 0) continue;
         if (s.type === T.ExpressionStatement && inside.length === 1 && s.expression === inside[0]) return valueOf((inside[0] as TSESTree.AssignmentExpression).right);
+        const branch = taken(s);
+        if (branch !== undefined) {
+          const v = branch === null ? NONE : lastWrite(branch);
+          if (v === NONE) continue;
+          return v;
+        }
         const guarded = guardedWrite(s, inside);
         if (!guarded) return FREE;
         const written = valueOf(guarded.right);

@@ -67,19 +67,23 @@ interface WaitsRead {
   readonly cap: number | undefined;
 }
 
-function sleepSchedule(hw: HandWritten, shape: Shape, sleep: Sleep, attempts: Maybe<number>): WaitSchedule {
-  const { region } = shape;
+/** The wait one sleep makes before retry `n`, read for a question (a status, a probe). */
+export function waitReader(hw: HandWritten, shape: Shape, sleep: Sleep): (n: number, question: AttemptQuestion) => { value: Value; flags: Flags } {
   // A sleep before the operation waits for the next attempt.
   const offset = sleep.pos < shape.opPos ? 1 : 0;
-  const waitAt = (n: number, question: AttemptQuestion): { value: Value; flags: Flags } => {
+  return (n, question) => {
     const flags: Flags = { random: false };
     if (!sleep.expr) return { value: UNKNOWN, flags };
-    let env: AttemptEnv = attemptEnv(hw, region, n + offset, { ...question, flags });
+    let env: AttemptEnv = attemptEnv(hw, shape.region, n + offset, { ...question, flags });
     for (const f of sleep.frames) env = { ...env, frame: frameFor(hw.ctx.sourceCode, f.fn, f.args, env) };
     const value = evaluateAt(hw, sleep.expr, env);
     // A timer given NaN fires at once (Node and browsers read it as 0 or 1 ms): no wait.
     return { value: typeof value === 'number' && Number.isNaN(value) && timerDelay(sleep.expr) ? 0 : value, flags };
   };
+}
+
+function sleepSchedule(hw: HandWritten, shape: Shape, sleep: Sleep, attempts: Maybe<number>): WaitSchedule {
+  const waitAt = waitReader(hw, shape, sleep);
   const bounds = new Map<number, Maybe<number>>();
   const upperBound = (n: number): Maybe<number> => {
     let b = bounds.get(n);

@@ -2,13 +2,14 @@
  * The shape of a hand-written retry (what is repeated, what must hold to get from a failure to
  * the next attempt, the waits on the way) and how a shape is read into a retry site.
  */
-import { truth, UNKNOWN, type Unknown } from '../eval/values.js';
+import { isKnown, toInterval, truth, UNKNOWN, type Maybe, type Unknown } from '../eval/values.js';
+import { NO_RESPONSE } from '../eval/environment.js';
 import { site } from '../libraries/shared.js';
-import type { ErrorFilter, Node, RetrySite } from '../model.js';
+import type { DelaySchedule, ErrorFilter, Node, RetrySite } from '../model.js';
 import { attemptEnv, evaluateAt, type AttemptQuestion, type HandWritten, type Region } from './attempts.js';
 import { totalAttempts } from './bound.js';
 import { clientErrorInclusions, errorFilter } from './filter.js';
-import { combineSchedules, waitSchedule } from './schedule.js';
+import { combineSchedules, waitReader, waitSchedule } from './schedule.js';
 import { attemptTimeout } from './timeouts.js';
 import type { Sleep } from './sleeps.js';
 import { rememberShape } from './wait-edit.js';
@@ -68,10 +69,49 @@ function switchHolds(hw: HandWritten, discriminant: Node, cases: NonNullable<Con
   return cases.otherwise;
 }
 
+/** Failures a retry commonly goes on after, whose waits may be known where a 429's is not. */
+const GOING_ON = [NO_RESPONSE, 500, 503] as const;
+
+/**
+ * `DelaySchedule.leastWorst` for a retry with one sleep whose waits are not all known (a wait the
+ * server sets on a 429): the waits of the failure status, among a network error, a 500 and a 503,
+ * whose waits are all known and add up to the most, when that failure goes on to every retry
+ * counted (no condition certainly stops it before). One status for all the retries: the waits of
+ * a mixed sequence may depend on what came before.
+ */
+export function leastWorstWaits(hw: HandWritten, shape: Shape, attempts: Maybe<number>, delay: DelaySchedule): ((n: number) => Maybe<number>) | undefined {
+  if (!isKnown(attempts) || attempts < 2 || attempts > 64 || shape.sleeps.length !== 1 || shape.immediate) return undefined;
+  let unknown = false;
+  for (let n = 1; n < attempts && !unknown; n++) unknown = !isKnown(delay.upperBound(n));
+  if (!unknown) return undefined;
+  const waitAt = waitReader(hw, shape, shape.sleeps[0]!);
+  let best: number[] | undefined;
+  let bestTotal = -1;
+  for (const status of GOING_ON) {
+    const waits: number[] = [];
+    for (let n = 1; n < attempts; n++) {
+      const goesOn = shape.constraints.every((c) => (status === NO_RESPONSE && c.returnedOnly) || holds(hw, c, shape.region, n, { status }) !== false);
+      const i = goesOn ? toInterval(waitAt(n, { status }).value) : undefined;
+      if (!i) break;
+      waits.push(Math.max(0, i.hi));
+    }
+    const total = waits.reduce((a, b) => a + b, 0);
+    if (waits.length === attempts - 1 && total > bestTotal) {
+      best = waits;
+      bestTotal = total;
+    }
+  }
+  const chosen = best;
+  return chosen && ((n) => chosen[n - 1] ?? UNKNOWN);
+}
+
 export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {
   const passes = totalAttempts(hw, shape);
   const attempts = (shape.firstCallBefore || shape.lastCallAfter) && typeof passes.value === 'number' ? { ...passes, value: passes.value + 1 } : passes;
-  const { delay, jitter } = waitSchedule(hw, shape, attempts.value);
+  const schedule = waitSchedule(hw, shape, attempts.value);
+  const leastWorst = leastWorstWaits(hw, shape, attempts.value, schedule.delay);
+  const delay = leastWorst ? { ...schedule.delay, leastWorst } : schedule.delay;
+  const { jitter } = schedule;
   const built = site({
     library: 'hand-written',
     label: where.label,
