@@ -14,8 +14,8 @@
  * wait taken only up to 60 s). Where waits are read for their shape (`uncapped`), such a bound
  * is a cap (noted in the flags) and the value is `e`'s, as for `Math.min(e, cap)`. Any other write
  * on the way (in a branch, a loop around the read, a `try` left for its `catch`, a closure) leaves
- * the variable to the evaluator's usual reading, except in an `if` whose test the environment
- * decides (`if (err.status === 429) wait = retryAfter;` asked about a 503): only the branch taken
+ * the variable to the evaluator's usual reading, except in an `if` whose test a question about one
+ * failure decides (`if (err.status === 429) wait = retryAfter;` asked about a 503): only the branch taken
  * is read, its last write deciding the value, and a branch that writes nothing leaves the value
  * before it.
  */
@@ -52,7 +52,8 @@ export function straightLineValue(ev: Evaluator, variable: Variable, id: TSESTre
   const valueOf = (e: Node) => ev.eval(e, env, depth + 1);
   // The branch of an `if` the environment decides (null: a missing else), or undefined when it is not decided.
   const taken = (s: Node): Node | null | undefined => {
-    if (s.type !== T.IfStatement) return undefined;
+    // Only a question about one failure decides such a branch (reading every `if` would cost each read).
+    if (s.type !== T.IfStatement || env.status === undefined) return undefined;
     const t = truth(valueOf(s.test));
     return t === UNKNOWN ? undefined : t ? s.consequent : s.alternate;
   };

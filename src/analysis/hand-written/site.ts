@@ -81,11 +81,18 @@ const GOING_ON = [NO_RESPONSE, 500, 503] as const;
  */
 export function leastWorstWaits(hw: HandWritten, shape: Shape, attempts: Maybe<number>, delay: DelaySchedule): ((n: number) => Maybe<number>) | undefined {
   if (!isKnown(attempts) || attempts < 2 || attempts > 64 || shape.sleeps.length !== 1 || shape.immediate) return undefined;
-  let unknown = false;
-  for (let n = 1; n < attempts && !unknown; n++) unknown = !isKnown(delay.upperBound(n));
-  if (!unknown) return undefined;
+  // Read on the first question only (a rule asks where the worst case is not known).
+  let chosen: number[] | null | undefined;
+  const read = (): number[] | null => {
+    for (let n = 1; n < attempts; n++) if (!isKnown(delay.upperBound(n))) return bestWaits(hw, shape, attempts);
+    return null;
+  };
+  return (n) => (chosen === undefined ? (chosen = read()) : chosen)?.[n - 1] ?? UNKNOWN;
+}
+
+function bestWaits(hw: HandWritten, shape: Shape, attempts: number): number[] | null {
   const waitAt = waitReader(hw, shape, shape.sleeps[0]!);
-  let best: number[] | undefined;
+  let best: number[] | null = null;
   let bestTotal = -1;
   for (const status of GOING_ON) {
     const waits: number[] = [];
@@ -101,8 +108,7 @@ export function leastWorstWaits(hw: HandWritten, shape: Shape, attempts: Maybe<n
       bestTotal = total;
     }
   }
-  const chosen = best;
-  return chosen && ((n) => chosen[n - 1] ?? UNKNOWN);
+  return best;
 }
 
 export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; reportNode: Node; label: string }): RetrySite {
