@@ -75,4 +75,26 @@ describe('waits known on some failures only', () => {
   it('stays silent when no failure with a known wait goes on (only 429s are retried)', () => {
     expect(lint(interceptor('Math.pow(Math.SQRT2, tries)', 'false'), { rules: only })).toEqual([]);
   });
+
+  it('carries the lower bound to the calls of a helper: a call that sets a higher count owns the finding', () => {
+    const found = lint(`
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      export async function withRetry<T>(fn: () => Promise<T>, { retries = 2 } = {}): Promise<T> {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await fn();
+          } catch (err: any) {
+            if (attempt > retries) throw err;
+            let wait = 500 * 2 ** attempt;
+            if (err.response?.status === 429) wait = Number(err.response.headers['retry-after']) * 1000;
+            await sleep(wait);
+          }
+        }
+      }
+      export const load = (url: string) => withRetry(() => client.get(url), { retries: 6 });
+      export const save = (url: string) => withRetry(() => client.get(url));
+    `, { rules: only });
+    // 1 + 2 + 4 + 8 + 16 + 32 s at the call that asks for 7 attempts; the defaults' 3 s fit.
+    expect(found).toMatchObject([{ messageId: 'knownWaitsTooLong', line: 15, text: 'withRetry' }]);
+  });
 });
