@@ -350,3 +350,52 @@ run('no-unsafe-write-retry (a call on the way out that cannot fail)', rule, {
     { code: wayOut(`try { await sms.messages.create({ to, body: text }); } catch (error) { await report(error); }`), errors: [{ messageId: 'unsafeWrite', line: 9 }] },
   ],
 });
+
+// A call into another retry of the file (makeRequest and retryRequest retrying each other) sends
+// what that retry repeats: a loop re-sending through retryRequest repeats its request too.
+const intoCycle = (send: string) => `const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export class Client {
+  async makeRequest(options, retries) {
+    const res = await this.send(options.url, options.method).catch((e) => e);
+    if (res instanceof Error) {
+      if (retries > 0) return this.retryRequest(options, retries);
+      throw res;
+    }
+    return res;
+  }
+  async retryRequest(options, retries) {
+    await sleep(Math.random() * 500 * 2 ** (3 - retries));
+    return this.makeRequest(options, retries - 1);
+  }
+  send(url, method) {
+    return ${send};
+  }
+  async parse(props) {
+    const attempt = this.attempts.get(props.controller);
+    for (let i = 0; i < 3; i++) {
+      try {
+        return await props.response.json();
+      } catch (e) {
+        if (!(attempt?.retriesRemaining ?? 0)) throw e;
+        props.response = await this.retryRequest(props.options, attempt.retriesRemaining);
+      }
+    }
+  }
+}`;
+run('no-unsafe-write-retry (a call into another retry of the file)', rule, {
+  valid: [
+    // The cycle sends GET only: the loop re-sends a read.
+    intoCycle(`fetch(url, { method: 'GET' })`),
+  ],
+  invalid: [
+    {
+      // The cycle's own report, and the loop's: the loop's way back goes through retryRequest, and
+      // the \`?? 0\` on an entry looked up at run time (\`attempts.get(...)\`) is no bound of 1 call.
+      code: intoCycle(`fetch(url, { method })`),
+      errors: [
+        { messageId: 'unsafeWrite', line: 4, data: { site: 'makeRequest() through retryRequest()', operation: 'this.send() (fetch() (every request, POST included))' } },
+        { messageId: 'unsafeWrite', line: 25, data: { site: 'for loop', operation: 'this.retryRequest() (this.send() (fetch() (every request, POST included)))' } },
+      ],
+    },
+  ],
+});

@@ -52,6 +52,11 @@ export interface MethodFollowing {
   readonly resolver: MethodResolver;
   /** The classifier of the file a method is written in. */
   classifierOf(ctx: AnalysisContext): Classifier;
+  /**
+   * When `fn` (a function of this classifier's file) is another retry of the file, a recursion or a
+   * function of a cycle (`retryRequest` of makeRequest/retryRequest): what that retry repeats.
+   */
+  repeatedBy?(fn: TSESTree.FunctionLike): readonly Operation[] | undefined;
 }
 
 export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyReader, methods?: MethodFollowing): Classifier {
@@ -87,6 +92,8 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     const method = local ? { fn: local, ctx } : depth < 2 ? methods?.resolver.methodOf(call.callee) : undefined;
     if (method) {
       if (isMarkedIdempotent(method.fn, method.ctx)) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
+      const again = method.ctx === ctx ? intoRetry(call, method.fn, label, attemptVars, scope) : undefined;
+      if (again) return again;
       const followed = depth < 2 ? throughHelper(call, method, label, attemptVars, scope, depth) : undefined;
       if (followed) return followed;
     }
@@ -151,6 +158,18 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     }
     if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence, rejectingSdk };
     return undefined;
+  }
+
+  /**
+   * A call into another retry of the file (`this.retryRequest(options)` where makeRequest and
+   * retryRequest retry each other): it sends what that retry repeats, the caller's method included.
+   */
+  function intoRetry(call: TSESTree.CallExpression, fn: TSESTree.FunctionLike, label: string, attemptVars: Set<Variable>, scope: Node | undefined): Operation | undefined {
+    const inner = methods?.repeatedBy?.(fn);
+    const worst = inner?.find((o) => o.kind === 'write') ?? inner?.find((o) => o.kind === 'idempotent-write');
+    if (!worst) return undefined;
+    const key = worst.key ? keys.mapKeyToCall(worst.key, fn, call, attemptVars, scope) : keys.keyOf(call, attemptVars, scope);
+    return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key, autoKey: worst.autoKey, rejectingSdk: worst.rejectingSdk };
   }
 
   /**

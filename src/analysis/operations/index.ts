@@ -14,7 +14,7 @@ import { functionOf, isFunctionNode } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
 import { callsItself, createClassifier, withSiteMethods, type Classifier } from './classify.js';
-import { onCycle } from '../call-cycles.js';
+import { cycleReferences, onCycle } from '../call-cycles.js';
 import { createImportedValueReader, createMethodResolver, type OpenModule } from './members.js';
 import { resolveImport } from '../wrappers/modules.js';
 import { createFileFacts, inside, type FileFacts } from './file.js';
@@ -44,15 +44,35 @@ export function createOperationAnalysis(
   // The readers are built on the first question: most files have no retry site, and a rule that
   // finds no site never asks one.
   let readers: ReturnType<typeof createReaders> | undefined;
-  const parts = () => (readers ??= createReaders(ctx, sites, settings, libraries, follow));
+  const parts = () => (readers ??= createReaders(ctx, sites, settings, libraries, follow, repeatedBy));
+  const computing = new Set<RetrySite>();
 
   function facts(site: RetrySite): OperationFacts {
     let f = cache.get(site);
     if (!f) {
-      f = compute(site);
+      computing.add(site);
+      try {
+        f = compute(site);
+      } finally {
+        computing.delete(site);
+      }
       cache.set(site, f);
     }
     return f;
+  }
+
+  /**
+   * What another retry of the file repeats when `fn` is its function or the other function of its
+   * cycle (`retryRequest` of makeRequest/retryRequest); undefined for any other function, and for a
+   * retry whose operations are being worked out (a retry reached from itself).
+   */
+  function repeatedBy(fn: TSESTree.FunctionLike): readonly Operation[] | undefined {
+    for (const site of sites()) {
+      if (site.library !== 'hand-written' || !isFunctionNode(site.node) || computing.has(site)) continue;
+      if (site.node !== fn && !cycleReferences(ctx, site.node).some((r) => r.via === fn)) continue;
+      return facts(site).groups.flatMap((g) => g.operations);
+    }
+    return undefined;
   }
 
   function compute(site: RetrySite): OperationFacts {
@@ -155,7 +175,7 @@ function withoutWayBack(site: RetrySite, operations: Operation[], file: FileFact
   return operations.filter((op) => !handling.some((h) => inside(h.branch, op.node) && op.node.range[1] <= h.before));
 }
 
-function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[], follow: FollowEnvironment) {
+function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[], follow: FollowEnvironment, repeatedBy: (fn: TSESTree.FunctionLike) => readonly Operation[] | undefined) {
   const file = createFileFacts(ctx, settings, libraries);
   // The files opened from here, by path: a method followed into one of them may send its request
   // through a client that file imports (an axios instance created in a third file).
@@ -181,7 +201,7 @@ function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], 
     }
     return c;
   };
-  const classifier: Classifier = createClassifier(file, http, keys, { resolver: createMethodResolver(ctx, follow.filename, open), classifierOf });
+  const classifier: Classifier = createClassifier(file, http, keys, { resolver: createMethodResolver(ctx, follow.filename, open), classifierOf, repeatedBy });
   const layers = createLayerReader(file, sites, classifier, http);
   return { file, http, keys, classifier, layers };
 }
