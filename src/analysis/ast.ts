@@ -119,7 +119,10 @@ export function lookupProperty(object: TSESTree.ObjectExpression, key: string, s
         continue;
       }
       if (isNullish(target)) continue;
-      return { state: 'unknown' };
+      // `...(cond ? { cache } : {})`, `...(cond && { cache })`: a key either side may add is there
+      // only sometimes (unknown); a key neither side has is not added by the spread.
+      if (!spreadsNoKey(target, key, scopeOf, depth + 1)) return { state: 'unknown' };
+      continue;
     }
     const name = staticPropertyName(p);
     if (name === undefined) return { state: 'unknown' };
@@ -129,6 +132,16 @@ export function lookupProperty(object: TSESTree.ObjectExpression, key: string, s
     }
   }
   return { state: 'absent' };
+}
+
+/** Whether a spread's conditional argument adds no `key`: each object literal it may spread lacks it. */
+function spreadsNoKey(target: Node, key: string, scopeOf: (n: Node) => Scope, depth: number): boolean {
+  const sides = target.type === T.ConditionalExpression ? [target.consequent, target.alternate] : target.type === T.LogicalExpression && target.operator === '&&' ? [target.right] : undefined;
+  if (!sides) return false;
+  return sides.every((side) => {
+    const n = resolveExpression(side, scopeOf, depth);
+    return isNullish(n) || (n.type === T.ObjectExpression && lookupProperty(n, key, scopeOf, depth).state === 'absent');
+  });
 }
 
 export function isNullish(n: Node): boolean {

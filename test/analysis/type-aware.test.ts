@@ -39,14 +39,16 @@ describe('type-aware layer', () => {
   }, 60_000);
 
   it('leaves the syntactic preset unchanged whether or not type information exists', async () => {
-    // By name alone: "create..." is a write, "sync..." and "load..." are not judged as writes.
-    const expected = ['7:safe-retry/no-unsafe-write-retry'];
+    // Without the checker: "create..." is a write by its verb (its @idempotent tag is read only
+    // where the body is followed); "sync..." says nothing, so the imported function's body is
+    // read and it posts; "load..." is a read by its verb.
+    const expected = ['6:safe-retry/no-unsafe-write-retry', '7:safe-retry/no-unsafe-write-retry'];
     expect(await lint('recommended', false)).toEqual(expected);
     expect(await lint('recommended', true)).toEqual(expected);
   }, 60_000);
 
   it('falls back to the syntax when the type-checked preset runs without type information', async () => {
-    expect(await lint('recommended-type-checked', false)).toEqual(['7:safe-retry/no-unsafe-write-retry']);
+    expect(await lint('recommended-type-checked', false)).toEqual(['6:safe-retry/no-unsafe-write-retry', '7:safe-retry/no-unsafe-write-retry']);
   }, 60_000);
 
   it('treats a checker that throws as unknown instead of crashing the rule', () => {

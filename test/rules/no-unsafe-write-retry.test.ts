@@ -399,3 +399,30 @@ run('no-unsafe-write-retry (a call into another retry of the file)', rule, {
     },
   ],
 });
+
+// An imported function whose name says nothing is followed to its body in the file (or workspace
+// package) that exports it; a method its caller chooses is read at each call from what it passes.
+const requests = fileURLToPath(new URL('../fixtures/requests/src/caller.ts', import.meta.url));
+const monorepo = fileURLToPath(new URL('../fixtures/monorepo/packages/app/src/caller.ts', import.meta.url));
+run('no-unsafe-write-retry (imported functions followed to their bodies)', rule, {
+  valid: [
+    // The method this call passes is a read.
+    { code: `import pRetry from 'p-retry';\nimport { makeRequest } from './make-request';\nexport const load = (url) => pRetry(() => makeRequest(fetch, url, 'GET'), ${opts});`, filename: requests },
+    // The method is the caller's of options it reads: a GET from every call of this file.
+    { code: `import pRetry from 'p-retry';\nimport { makeRequest } from './make-request';\nconst send = (url, options) => pRetry(() => makeRequest(fetch, url, options.method), ${opts});\nexport const load = (url) => send(url, { method: 'GET' });`, filename: requests },
+    // An imported helper that sends a GET.
+    { code: `import pRetry from 'p-retry';\nimport { pageOf } from './make-request';\nexport const load = (url) => pRetry(() => pageOf(url), ${opts});`, filename: requests },
+    // A workspace package's helper that sends a GET.
+    { code: `import pRetry from 'p-retry';\nimport { shardStatus } from '@acme/shared';\nexport const check = (id) => pRetry(() => shardStatus(id), ${opts});`, filename: monorepo },
+    // A package that is not declared in the workspace: not followed.
+    { code: `import pRetry from 'p-retry';\nimport { assignShard } from '@other/shared';\nexport const attach = (s, c) => pRetry(() => assignShard(s, c), ${opts});`, filename: monorepo },
+  ],
+  invalid: [
+    // The caller's own caller chooses the method: every method, POST included.
+    unsafe(`import pRetry from 'p-retry';\nimport { makeRequest } from './make-request';\nexport const send = (url, method) => pRetry(() => makeRequest(fetch, url, method), ${opts});`, 3, 'makeRequest() (fetchFn() (every request, POST included))', requests),
+    unsafe(`import pRetry from 'p-retry';\nimport { makeRequest } from './make-request';\nexport const send = (args) => pRetry(() => makeRequest(fetch, args.url, args.method), ${opts});`, 3, 'makeRequest() (fetchFn() (every request, POST included))', requests),
+    unsafe(`import pRetry from 'p-retry';\nimport { makeRequest } from './make-request';\nexport const create = (url) => pRetry(() => makeRequest(fetch, url, 'POST', '{}'), ${opts});`, 3, 'makeRequest() (fetchFn() (POST))', requests),
+    // A workspace package imported by name, with no node_modules link: its PATCH is a write.
+    unsafe(`import pRetry from 'p-retry';\nimport { assignShard as sharedAssign } from '@acme/shared';\nexport const attach = (s, c) => pRetry(() => sharedAssign(s, c), ${opts});`, 3, 'sharedAssign() (fetch() (PATCH))', monorepo),
+  ],
+});

@@ -402,7 +402,7 @@ export class Evaluator {
     if (node.operator === '??') {
       if (left === null || left === undefined) return this.eval(node.right, env, depth);
       if (left !== UNKNOWN && !isSymbolic(left)) return left;
-      return env.defaults && !this.entryField(node.left) ? this.eval(node.right, env, depth) : UNKNOWN;
+      return env.defaults && !entryField(this, node.left) ? this.eval(node.right, env, depth) : UNKNOWN;
     }
     const t = truth(left);
     if (node.operator === '&&') {
@@ -418,19 +418,6 @@ export class Evaluator {
     const r = this.eval(node.right, env, depth);
     if (left === UNKNOWN && typeof r === 'number' && unwrap(node.left).type !== T.CallExpression) return r; // `opts.delay || 1000`
     return truth(r) === true ? r : UNKNOWN;
-  }
-
-  /**
-   * `cache.get(key)?.retries`, or a field of `const entry = cache.get(key)`: a field of an entry
-   * looked up at run time. A `??` default on it stands for an entry not there yet, not for the
-   * code's own setting, so the defaults policy leaves it unknown.
-   */
-  private entryField(raw: Node): boolean {
-    let n = unwrap(raw);
-    if (n.type !== T.MemberExpression) return false;
-    while (n.type === T.MemberExpression) n = unwrap(n.object);
-    if (n.type === T.Identifier) n = unwrap(this.resolve(n));
-    return n.type === T.CallExpression && n.arguments.length === 1 && memberName(unwrap(n.callee)) === 'get';
   }
 
   private member(node: TSESTree.MemberExpression, env: Env, depth: number): Value {
@@ -575,4 +562,17 @@ function fieldWrittenPerAttempt(variable: Variable | undefined, key: string, env
 
 export function createEvaluator(sourceCode: Readonly<TSESLint.SourceCode>): Evaluator {
   return new Evaluator(sourceCode);
+}
+
+/**
+ * `cache.get(key)?.retries`, or a field of `const entry = cache.get(key)`: a field of an entry
+ * looked up at run time. A `??` default on it stands for an entry not there yet, not for the
+ * code's own setting, so the defaults policy leaves it unknown.
+ */
+function entryField(ev: Evaluator, raw: Node): boolean {
+  let n = unwrap(raw);
+  if (n.type !== T.MemberExpression) return false;
+  while (n.type === T.MemberExpression) n = unwrap(n.object);
+  if (n.type === T.Identifier) n = unwrap(ev.resolve(n));
+  return n.type === T.CallExpression && n.arguments.length === 1 && memberName(unwrap(n.callee)) === 'get';
 }

@@ -17,11 +17,12 @@ import type { Node, RetrySite } from '../model.js';
 import { awaited, callLabel, calleeText, isMarkedIdempotent, localFunction, type FileFacts } from './file.js';
 import type { HttpReader } from './http.js';
 import type { KeyReader } from './keys.js';
-import type { IdempotencyKey, Operation, OperationKind, Variable } from './types.js';
+import type { IdempotencyKey, MethodParameter, Operation, OperationKind, Variable } from './types.js';
 import type { MethodResolver, MethodTarget } from './members.js';
 import type { AnalysisContext } from '../library.js';
 import { IDEMPOTENT_VERBS, NOT_OPERATIONS, REQUEST_SENDERS, kindOfMethod, methodVerb, verbOf, worstMethod } from './vocabulary.js';
 import { computedCallee } from './computed-names.js';
+import { argumentsOfEveryCall } from '../eval/functions.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
 
@@ -74,7 +75,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (request) {
       const { method } = request;
       const shown = method && method !== 'GET' && !/\.(post|put|patch|delete|del)\(/i.test(label) ? `${label} (${method})` : label;
-      return { node: call, label: request.kind === 'write' && !method ? `${label} (${EVERY_METHOD})` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key(), methodPicksFilter: request.methodPicksFilter };
+      return { node: call, label: request.kind === 'write' && !method ? `${label} (${EVERY_METHOD})` : shown, kind: request.kind ?? kindOfMethod(method), evidence: 'http', method, key: key(), methodPicksFilter: request.methodPicksFilter, methodParameter: request.methodParameter };
     }
     // `this.fetchFn(url, { method: 'POST' })`: a URL and an init object stating an HTTP method are
     // that request, whatever the callee is called (stronger than its verb: `fetchFn` is no read).
@@ -89,7 +90,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (declared) return declared;
     const local = localFunction(call.callee, ctx);
     // `this.send()`, `api.create()`, `service.create()` imported: the method's body decides, as a local helper's does.
-    const method = local ? { fn: local, ctx } : depth < 2 ? methods?.resolver.methodOf(call.callee) : undefined;
+    const method = local ? { fn: local, ctx } : depth < 2 ? methods?.resolver.methodOf(call.callee) ?? importedUndecided(call) : undefined;
     if (method) {
       if (isMarkedIdempotent(method.fn, method.ctx)) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
       const again = method.ctx === ctx ? intoRetry(call, method.fn, label, attemptVars, scope) : undefined;
@@ -149,7 +150,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
   function throughHelper(call: TSESTree.CallExpression, method: MethodTarget, label: string, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
     const foreign = method.ctx !== ctx;
     const body = (foreign && methods ? methods.classifierOf(method.ctx) : self).helperBody(method.fn, depth);
-    const inner = body.operations;
+    const inner = body.operations.map((op) => (op.methodParameter?.fn === method.fn ? withPassedMethod(op, op.methodParameter, call) : op));
     const worst = inner.find((o) => o.kind === 'write') ?? inner.find((o) => o.kind === 'idempotent-write');
     const rejectingSdk = rejecting(inner) ?? body.rejecting;
     if (worst) {
@@ -158,6 +159,62 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     }
     if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence, rejectingSdk };
     return undefined;
+  }
+
+  /**
+   * `makeRequest(fetchFn, url, args.method)` imported from another file of the project, whose name
+   * says nothing (no read or write verb): its body decides, as a local helper's does. A name that
+   * already decides is not followed (opening the file costs a parse).
+   */
+  function importedUndecided(call: TSESTree.CallExpression): MethodTarget | undefined {
+    const callee = unwrap(call.callee);
+    if (callee.type !== T.Identifier || !methods || !ctx.imports.resolve(callee)) return undefined;
+    const verb = verbOf(callee);
+    if (verb && (file.words().writeVerbs.has(verb) || file.words().readVerbs.has(verb) || IDEMPOTENT_VERBS.has(verb))) return undefined;
+    return methods.resolver.importedFunction(callee);
+  }
+
+  /**
+   * A request in a helper sending the method its caller passes, seen from this call of the helper:
+   * the method this call passes (`'GET'`: a read), or still every method when this function's own
+   * caller chooses it (then known again at that call); as it was when the argument cannot be read.
+   */
+  function withPassedMethod(op: Operation, at: MethodParameter, call: TSESTree.CallExpression): Operation {
+    if (call.arguments.slice(0, at.index + 1).some((a) => a.type === T.SpreadElement)) return op;
+    const arg = call.arguments[at.index] as Node | undefined;
+    if (!arg) return op;
+    let given: Node | undefined = arg;
+    let value: unknown;
+    if (at.key !== undefined) {
+      const view = ctx.options(arg);
+      if (view.state !== 'object') return { ...op, methodParameter: undefined };
+      const v = view.get(at.key);
+      value = v.value;
+      given = v.valueNode;
+    } else value = ctx.evaluator.evaluate(arg);
+    const outer = typeof value === 'string' || !given ? undefined : http.methodParameterOf(given);
+    // The method of this function's own caller, where every call in this file passes a written one.
+    if (outer) value = methodOfEveryCall(outer) ?? value;
+    if (typeof value === 'string' && HTTP_METHODS.test(value)) {
+      const method = value.toUpperCase();
+      const kind = kindOfMethod(method);
+      const label = op.label.replace(EVERY_METHOD, method);
+      return { ...op, kind, method, label: kind === 'read' ? op.label.replace(` (${EVERY_METHOD})`, '') : label, methodParameter: undefined };
+    }
+    return { ...op, methodParameter: outer };
+  }
+
+  /** The worst method every call of a local, unexported function passes at a MethodParameter; undefined unless each is written. */
+  function methodOfEveryCall(at: MethodParameter): string | undefined {
+    const args = argumentsOfEveryCall(ctx.sourceCode, at.fn, at.index);
+    if (!args?.length) return undefined;
+    const found: string[] = [];
+    for (const arg of args) {
+      const value = !arg ? undefined : at.key === undefined ? ctx.evaluator.evaluate(arg) : ctx.options(arg).get(at.key).value;
+      if (typeof value !== 'string' || !HTTP_METHODS.test(value)) return undefined;
+      found.push(value.toUpperCase());
+    }
+    return worstMethod(found);
   }
 
   /**

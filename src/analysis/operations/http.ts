@@ -9,7 +9,7 @@ import type { Node } from '../model.js';
 import { enclosingFunction, findVariable, isFunctionNode, memberName, propertyKey, readsMethod, unwrap } from '../ast.js';
 import { rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
-import type { HttpCall, OperationKind, Variable } from './types.js';
+import type { HttpCall, MethodParameter, OperationKind, Variable } from './types.js';
 import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember, worstMethod } from './vocabulary.js';
 import { functionOf } from '../library.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
@@ -31,6 +31,8 @@ export interface HttpRequest {
   readonly body?: number | undefined;
   /** The method is the caller's, compared only to choose a response predicate (Operation.methodPicksFilter). */
   readonly methodPicksFilter?: boolean | undefined;
+  /** Where the caller's method comes in, for a request sending every method (Operation.methodParameter). */
+  readonly methodParameter?: MethodParameter | undefined;
 }
 
 export interface HttpReader {
@@ -40,6 +42,8 @@ export interface HttpReader {
   callsIn(scope: Node): HttpCall[];
   /** The request a direct call of a callable client sends. */
   callThroughClient(call: TSESTree.CallExpression): HttpRequest;
+  /** The parameter of the function around `value` a method value comes from (`method`, `options.method`), when it is one. */
+  methodParameterOf(value: Node): MethodParameter | undefined;
 }
 
 /** A call through an HTTP client: the descriptor that knows the client, and the method it sends when the call names it. */
@@ -101,7 +105,7 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
       if (m) return { client: 'octokit', method: m[1] };
     }
     const client = clientOf(call);
-    if (!client) return throughReceiver(call);
+    if (!client) return throughReceiver(call) ?? passedFetch(call);
     const id = client.library.id;
     if (client.chosen) return chosenRequest(id, call, client.chosen, client.facet);
     if (client.method) return { client: id, method: client.method, body: bodyArgument(client.facet.bodyArgument, client.method) };
@@ -155,7 +159,23 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     if (found.length > 0) return picksFilterOnly(found) ? { client, method, methodPicksFilter: true } : { client, method };
     const passed = given && unwrap(given).type === T.Identifier ? passedMethods(param) : undefined;
     if (passed) return { client, method: passed };
-    return { client, method: undefined, kind: 'write' };
+    return { client, method: undefined, kind: 'write', methodParameter: given && methodParameterOf(ctx, given) };
+  }
+
+  /**
+   * `fetchFn(url, { method, headers, body })` through a function named for fetch that the code is
+   * handed or holds (a parameter `fetchFn`, `customFetch`), with an init object that states the
+   * method: that request, its method read as `fetch`'s is (the caller's one included).
+   */
+  function passedFetch(call: TSESTree.CallExpression): HttpRequest | undefined {
+    const callee = unwrap(call.callee);
+    const [url, init] = call.arguments;
+    if (callee.type !== T.Identifier || !/fetch/i.test(callee.name) || call.arguments.length !== 2 || !url || !init) return undefined;
+    const u = unwrap(url);
+    if (u.type === T.SpreadElement || u.type === T.ObjectExpression || isFunctionNode(u) || ctx.imports.resolve(callee)) return undefined;
+    const object = unwrap(init);
+    if (object.type !== T.ObjectExpression || !object.properties.some((p) => p.type === T.Property && !p.computed && ((p.key.type === T.Identifier && p.key.name === 'method') || (p.key.type === T.Literal && p.key.value === 'method')))) return undefined;
+    return sent('fetch', call, object);
   }
 
   /**
@@ -455,5 +475,25 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     return false;
   }
 
-  return { requestOf, callsIn, callThroughClient };
+  return { requestOf, callsIn, callThroughClient, methodParameterOf: (value) => methodParameterOf(ctx, value) };
+}
+
+/**
+ * The parameter a method value comes from: `method` itself a parameter, or `options.method` with
+ * `options` one (MethodParameter).
+ */
+function methodParameterOf(ctx: FileFacts['ctx'], value: Node): MethodParameter | undefined {
+  let n = unwrap(value);
+  if (n.type === T.CallExpression && n.arguments.length === 0 && /^to(?:Upper|Lower)Case$/.test(memberName(n.callee) ?? '')) n = unwrap((unwrap(n.callee) as TSESTree.MemberExpression).object);
+  let key: string | undefined;
+  if (n.type === T.MemberExpression) {
+    key = propertyKey(n, () => undefined);
+    n = unwrap(n.object);
+    if (key === undefined) return undefined;
+  }
+  if (n.type !== T.Identifier) return undefined;
+  const v = ctx.evaluator.variableOf(n);
+  if (v?.references.some((r) => r.isWrite() && !r.init)) return undefined;
+  const at = parameterPosition(v);
+  return at && at.param.type === T.Identifier ? { fn: at.fn, index: at.index, key } : undefined;
 }

@@ -37,6 +37,11 @@ type Holder =
 export interface MethodResolver {
   /** The method `callee` (a member expression) runs, when it is written where the model can read it. */
   methodOf(callee: Node): MethodTarget | undefined;
+  /**
+   * The function an imported name is (`import { makeRequest } from './makeRequest'`, through
+   * re-exports and workspace packages), when a file of the project exports it with a body.
+   */
+  importedFunction(callee: Node): MethodTarget | undefined;
 }
 
 export function createMethodResolver(ctx: AnalysisContext, filename: string | undefined, open: OpenModule | undefined): MethodResolver {
@@ -69,7 +74,18 @@ export function createMethodResolver(ctx: AnalysisContext, filename: string | un
     return fn ? { fn, ctx: value.ctx } : undefined;
   }
 
-  return { methodOf };
+  function importedFunction(raw: Node): MethodTarget | undefined {
+    const callee = unwrap(raw);
+    if (callee.type !== T.Identifier || !open || !filename || !isAbsolute(filename) || !ctx.imports.resolve(callee)) return undefined;
+    const value = importedValue(callee, ctx, filename, open);
+    if (!value) return undefined;
+    let node = unwrap(value.node);
+    // `const makeRequest = async (...) => {...}; export { makeRequest }`
+    if (node.type === T.Identifier) node = unwrap(value.ctx.evaluator.resolve(node));
+    return isFunctionNode(node) && node.body ? { fn: node, ctx: value.ctx } : undefined;
+  }
+
+  return { methodOf, importedFunction };
 }
 
 /**

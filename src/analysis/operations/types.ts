@@ -42,6 +42,19 @@ export interface Operation {
    * retry of failures without a response (`RetrySite.errorFilter.retriesNoResponse`) repeats writes.
    */
   readonly methodPicksFilter?: boolean | undefined;
+  /** Set for a request sending every method because its caller passes the method in (MethodParameter). */
+  readonly methodParameter?: MethodParameter | undefined;
+}
+
+/**
+ * Where the method a request sends comes from when its function's caller chooses it: parameter
+ * `index` of `fn`, or the `key` member of the object passed there (`options.method`). A call of
+ * that function decides the method again from what it passes.
+ */
+export interface MethodParameter {
+  readonly fn: TSESTree.FunctionLike;
+  readonly index: number;
+  readonly key?: string | undefined;
 }
 
 export interface HttpCall {

@@ -15,6 +15,7 @@ import { SourceCode } from 'eslint';
 import type { AnalysisContext } from '../library.js';
 import { constInitializer, findVariable, staticPropertyName, unwrap } from '../ast.js';
 import type { WrapperHelper } from './inferred.js';
+import { clearWorkspaces, declaredWorkspacePackage } from './workspaces.js';
 import { aliasesFor, clearPathAliases, knownAliases, resolveWithAliases, type Aliases } from './tsconfig-paths.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -77,6 +78,7 @@ export function clearModuleCache(): void {
   entries.clear();
   sources.clear();
   clearPathAliases();
+  clearWorkspaces();
 }
 
 /** Cache statistics, for tests of the per-keystroke cost. */
@@ -269,6 +271,12 @@ function resolveWorkspace(specifier: string, fromDir: string): string | undefine
   const nameLength = specifier.startsWith('@') ? 2 : 1;
   const name = parts.slice(0, nameLength).join('/');
   const sub = parts.slice(nameLength).join('/');
+  // A package the monorepo declares: its source folder, linked or not.
+  const declared = declaredWorkspacePackage(name, fromDir);
+  if (declared) {
+    const key = `${declared}\0${sub}`;
+    return entries.has(key) ? entries.get(key) : remember(entries, key, packageEntry(declared, sub));
+  }
   for (const dir of nodeModulesChain(fromDir)) {
     const target = linkAt(join(dir, 'node_modules', name));
     if (target === null) return undefined;
