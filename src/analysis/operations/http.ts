@@ -7,7 +7,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { HttpFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import { enclosingFunction, findVariable, isFunctionNode, memberName, propertyKey, readsMethod, unwrap } from '../ast.js';
-import { rangeOf, type FileFacts } from './file.js';
+import { localFunction, rangeOf, type FileFacts } from './file.js';
 import { createReceiverReader } from './receivers.js';
 import type { HttpCall, MethodParameter, OperationKind, Variable } from './types.js';
 import { HTTP_METHOD_MEMBERS, kindOfMethod, methodOfMember, worstMethod } from './vocabulary.js';
@@ -173,6 +173,8 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     if (callee.type !== T.Identifier || !/fetch/i.test(callee.name) || call.arguments.length !== 2 || !url || !init) return undefined;
     const u = unwrap(url);
     if (u.type === T.SpreadElement || u.type === T.ObjectExpression || isFunctionNode(u) || ctx.imports.resolve(callee)) return undefined;
+    // A function of the file is followed to its body instead (it may look at the method).
+    if (localFunction(callee, ctx)) return undefined;
     const object = unwrap(init);
     if (object.type !== T.ObjectExpression || !object.properties.some((p) => p.type === T.Property && !p.computed && ((p.key.type === T.Identifier && p.key.name === 'method') || (p.key.type === T.Literal && p.key.value === 'method')))) return undefined;
     return sent('fetch', call, object);
