@@ -26,13 +26,11 @@ export function clearWorkspaces(): void {
 function workspaceOf(dir: string): Packages | null {
   const known = byFolder.get(dir);
   if (known !== undefined) return known;
-  let found: Packages | null = null;
-  // Installed packages are not the project's code: no workspace is looked for from inside them.
-  if (!dir.split(/[\\/]/).includes('node_modules')) {
-    const patterns = declaredPatterns(dir);
-    const parent = dirname(dir);
-    found = patterns ? packagesOf(dir, patterns) : parent === dir ? null : workspaceOf(parent);
-  }
+  // Every folder under the root sees the same packages (resolveImport keeps one answer per
+  // node_modules chain, which folders under one root share).
+  const patterns = declaredPatterns(dir);
+  const parent = dirname(dir);
+  const found = patterns ? packagesOf(dir, patterns) : parent === dir ? null : workspaceOf(parent);
   if (byFolder.size >= MAX_FOLDERS) byFolder.delete(byFolder.keys().next().value!);
   byFolder.set(dir, found);
   return found;
