@@ -112,7 +112,7 @@ describe('recommended-type-checked on its own', () => {
     it('asks for the project service by itself, and lints JavaScript outside the tsconfig without type information', () => {
       expect(lintTyped({ tsconfigRootDir: root }, singleRun)).toEqual([
         'src/caller.ts:1 safe-retry/no-legacy-retry',
-        // The POST is in another file: only the type checker sees it.
+        // The POST is in another file, under a name that reads like a read: only the type checker sees it.
         'src/caller.ts:4 safe-retry/no-unsafe-write-retry',
         'src/refund.js:2 safe-retry/no-legacy-retry',
         'src/refund.js:5 safe-retry/no-unsafe-write-retry',

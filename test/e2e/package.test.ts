@@ -102,18 +102,19 @@ const APP: Record<string, string> = {
     "  pRetry(() => fetch(`https://payments.example.com/refunds/${id}`, { method: 'POST' }), { retries: 2, minTimeout: 500, randomize: true });",
     '',
   ].join('\n'),
-  // A POST only the type checker sees: syncLedger's name says nothing, its body posts.
+  // A POST only the type checker sees: fetchLedgerToken's name reads like a read (the syntax trusts
+  // a read verb and does not follow it), its body posts.
   'src/ledger.ts': [
-    'export async function syncLedger(entry: { id: string }): Promise<Response> {',
+    'export async function fetchLedgerToken(entry: { id: string }): Promise<Response> {',
     "  return fetch('https://ledger.example.com/entries', { method: 'POST', body: JSON.stringify(entry) });",
     '}',
     '',
   ].join('\n'),
   'src/sync.ts': [
     "import pRetry from 'p-retry';",
-    "import { syncLedger } from './ledger.js';",
+    "import { fetchLedgerToken } from './ledger.js';",
     '',
-    "export const sync = () => pRetry(() => syncLedger({ id: '1' }), { retries: 2, minTimeout: 500, randomize: true });",
+    "export const sync = () => pRetry(() => fetchLedgerToken({ id: '1' }), { retries: 2, minTimeout: 500, randomize: true });",
     '',
   ].join('\n'),
   // Outside src/: found by every config except the one limited to src/.
