@@ -116,6 +116,21 @@ function isBuiltinError(n: Node): boolean {
  * at counters take the value that lets the retry happen (`err && retries > 0` -> `err`).
  */
 function counterMask(hw: HandWritten, c: Constraint, region: Region): Map<Node, boolean> | undefined {
+  // The same for every status and class a filter is asked about: read once per constraint and region.
+  // (A helper read again with a call's arguments is another reading: its own memo.)
+  let byConstraint = masks.get(hw);
+  if (!byConstraint) masks.set(hw, (byConstraint = new WeakMap()));
+  let byRegion = byConstraint.get(c);
+  if (!byRegion) byConstraint.set(c, (byRegion = new WeakMap()));
+  if (byRegion.has(region)) return byRegion.get(region) ?? undefined;
+  const mask = readCounterMask(hw, c, region);
+  byRegion.set(region, mask ?? null);
+  return mask;
+}
+
+const masks = new WeakMap<HandWritten, WeakMap<Constraint, WeakMap<Region, Map<Node, boolean> | null>>>();
+
+function readCounterMask(hw: HandWritten, c: Constraint, region: Region): Map<Node, boolean> | undefined {
   const mask = new Map<Node, boolean>();
   const visit = (raw: Node, positive: boolean) => {
     const n = unwrap(raw);
