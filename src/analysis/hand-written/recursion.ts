@@ -46,19 +46,21 @@ export function recursionSite(hw: HandWritten, fn: Fn, guard: <R>(f: () => R | u
   if (!self && cycles.length === 0) return undefined;
   const name = self?.name ?? functionName(fn);
   if (name === undefined) return undefined;
-  const ways: { pos: number; read: (counted: boolean) => RetrySite | undefined; poll?: () => boolean }[] = [];
+  const ways: { pos: number; read: (counted: boolean) => Prepared | undefined; poll?: () => boolean }[] = [];
   for (const ref of self?.refs ?? []) {
     ways.push({ pos: ref.range[0], read: (counted) => selfCallSite(hw, fn, name, selfCall(hw, ref), self?.variable, counted), poll: () => pollsOnSuccess(hw, fn, selfCall(hw, ref)) });
   }
   for (const c of cycles) ways.push({ pos: c.call.range[0], read: (counted) => selfCallSite(hw, fn, name, cycleCall(hw, c), self?.variable ?? functionVariable(hw, fn), counted) });
   ways.sort((a, b) => a.pos - b.pos);
-  let sites: RetrySite[] = [];
+  // Every way back is checked before any site is built: one that is no retry settles the function,
+  // and a site's count, schedule and per-status filter are the costly part of reading it.
+  let prepared: Prepared[] = [];
   const retries: typeof ways = [];
   let polls = false;
   for (const w of ways) {
-    const s = guard(() => w.read(false));
-    if (s) {
-      sites.push(s);
+    const p = guard(() => w.read(false));
+    if (p) {
+      prepared.push(p);
       retries.push(w);
     } else if (w.poll && guard(w.poll)) polls = true;
     else return undefined;
@@ -68,15 +70,24 @@ export function recursionSite(hw: HandWritten, fn: Fn, guard: <R>(f: () => R | u
   // itself whatever happens (a worker's poll loop, the next item of a stack) is no retry.
   if (polls) {
     if (retries.length === 0) return undefined;
-    sites = [];
+    prepared = [];
     for (const w of retries) {
-      const s = guard(() => w.read(true));
-      if (!s) return undefined;
-      sites.push(s);
+      const p = guard(() => w.read(true));
+      if (!p) return undefined;
+      prepared.push(p);
     }
+  }
+  const sites: RetrySite[] = [];
+  for (const p of prepared) {
+    const s = guard(p);
+    if (!s) return undefined;
+    sites.push(s);
   }
   return mergeSites(sites);
 }
+
+/** A way back found to be a retry, its site built on demand. */
+type Prepared = () => RetrySite | undefined;
 
 /**
  * A call again that is no retry but a poll: it follows no failure (no catch, rejection or error
@@ -267,7 +278,7 @@ interface FailurePath {
 }
 
 /** `counted`: the way back must test a count that moves by a step on each call (see recursionSite's polls). */
-function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | undefined, variable: Variable | undefined, counted = false): RetrySite | undefined {
+function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | undefined, variable: Variable | undefined, counted = false): Prepared | undefined {
   if (!found) return undefined;
   const { call, args, via } = found;
   if (args.some((a) => a.type === T.SpreadElement)) return undefined;
@@ -298,17 +309,19 @@ function selfCallSite(hw: HandWritten, fn: Fn, name: string, found: Reentry | un
   if (counted && !constraints.some((c) => refsMovingCount(hw, c.test, region))) return undefined;
   // A wait before the operation (`if (attempt) await sleep(ms)`, `sleep(d).then(() => op())`)
   // runs at the start of every call: it is the wait before the next attempt.
-  const sleeps = [...path.sleeps, ...sleepsBefore(hw, fn, operation, path.sleeps)];
-  const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(sleeps, path.opaque ?? found.opaque), opPos: operation.range[0] };
-  const ref = found.ref;
-  const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
-  const label = via ? `${name}() through ${via.name}()` : `recursive ${name}()`;
-  const site = buildSite(hw, shape, { node: fn, reportNode, label });
-  const repair = repairOf(hw, path, operation, region);
-  const built = repair ? { ...site, repair } : site;
-  // A filtered catch retries only what its predicates accept, which is not read: a filter, unknown.
-  const predicate = path.predicates?.[0];
-  return predicate && built.errorFilter.kind === 'none' ? { ...built, errorFilter: { kind: 'custom', clientErrors: [], node: predicate } } : built;
+  return () => {
+    const sleeps = [...path.sleeps, ...sleepsBefore(hw, fn, operation, path.sleeps)];
+    const shape: Shape = { region, operation, constraints, throwGuards: [], sleeps: withOpaqueWait(sleeps, path.opaque ?? found.opaque), opPos: operation.range[0] };
+    const ref = found.ref;
+    const reportNode = ref.type === T.MemberExpression ? ref.property : ref;
+    const label = via ? `${name}() through ${via.name}()` : `recursive ${name}()`;
+    const site = buildSite(hw, shape, { node: fn, reportNode, label });
+    const repair = repairOf(hw, path, operation, region);
+    const built = repair ? { ...site, repair } : site;
+    // A filtered catch retries only what its predicates accept, which is not read: a filter, unknown.
+    const predicate = path.predicates?.[0];
+    return predicate && built.errorFilter.kind === 'none' ? { ...built, errorFilter: { kind: 'custom', clientErrors: [], node: predicate } } : built;
+  };
 }
 
 const ERROR_PARAMETER = /^(?:err|error|e|ex|er|exc)$/i;
