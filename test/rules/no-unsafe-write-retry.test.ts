@@ -414,7 +414,7 @@ run('no-unsafe-write-retry (imported functions followed to their bodies)', rule,
     { code: `import pRetry from 'p-retry';\nimport { pageOf } from './make-request';\nexport const load = (url) => pRetry(() => pageOf(url), ${opts});`, filename: requests },
     // A workspace package's helper that sends a GET.
     { code: `import pRetry from 'p-retry';\nimport { shardStatus } from '@acme/shared';\nexport const check = (id) => pRetry(() => shardStatus(id), ${opts});`, filename: monorepo },
-    // A package that is not declared in the workspace: not followed.
+    // A package of the repository that the workspace does not declare (tools/other, whose helper PATCHes): not followed.
     { code: `import pRetry from 'p-retry';\nimport { assignShard } from '@other/shared';\nexport const attach = (s, c) => pRetry(() => assignShard(s, c), ${opts});`, filename: monorepo },
   ],
   invalid: [

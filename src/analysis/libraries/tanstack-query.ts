@@ -35,6 +35,7 @@ import { readDelayFunction, scheduleOfReading } from './delay-function.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
 import { queryProject, type QueryProject } from '../query-defaults.js';
+import { calleeText } from '../operations/file.js';
 
 export const TANSTACK_MODULES = [
   '@tanstack/react-query', '@tanstack/vue-query', '@tanstack/solid-query', '@tanstack/svelte-query',
@@ -405,7 +406,7 @@ function firstHookRequest(ctx: AnalysisContext, project: QueryProject, kind: Kin
       const facts = ctx.project!.facts(where.ctx, probe);
       const at = `${relative(project.root, file)}:${hook.call.loc.start.line}`;
       const http = facts.httpCalls.find((c) => c.throwsOnClientError);
-      if (http) return { hook: hook.label, call: `${calleeText(http.node.callee)}()`, at };
+      if (http) return { hook: hook.label, call: `${calleeText(http.node.callee) ?? '…'}()`, at };
     }
   }
   return undefined;
@@ -435,14 +436,4 @@ function hooksTakingDefaults(ctx: AnalysisContext, kind: Kind): { call: TSESTree
     }
   }
   return out.sort((a, b) => a.call.range[0] - b.call.range[0]);
-}
-
-/** `instance.get`, `this.api.post`: a callee written as names, read from the tree (it may be in another file). */
-function calleeText(node: Node): string {
-  const n = unwrap(node);
-  if (n.type === T.Identifier) return n.name;
-  if (n.type === T.ThisExpression) return 'this';
-  if (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier) return `${calleeText(n.object)}.${n.property.name}`;
-  if (n.type === T.CallExpression) return `${calleeText(n.callee)}()`;
-  return '…';
 }

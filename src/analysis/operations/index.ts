@@ -67,12 +67,29 @@ export function createOperationAnalysis(
    * retry whose operations are being worked out (a retry reached from itself).
    */
   function repeatedBy(fn: TSESTree.FunctionLike): readonly Operation[] | undefined {
+    // A retry whose operations are being worked out is reached from itself: the next one, if any.
+    const site = (retryOf ??= retriesByFunction())(fn).find((s) => !computing.has(s));
+    return site ? facts(site).groups.flatMap((g) => g.operations) : undefined;
+  }
+
+  /**
+   * The hand-written retry each function belongs to, its own or the other function of its cycle,
+   * indexed on the first question (a classifier asks it at every call of a function of the file).
+   */
+  let retryOf: ((fn: TSESTree.FunctionLike) => readonly RetrySite[]) | undefined;
+  function retriesByFunction(): (fn: TSESTree.FunctionLike) => readonly RetrySite[] {
+    const byFn = new Map<TSESTree.FunctionLike, RetrySite[]>();
+    const add = (fn: TSESTree.FunctionLike, site: RetrySite) => {
+      const list = byFn.get(fn);
+      if (!list) byFn.set(fn, [site]);
+      else if (!list.includes(site)) list.push(site);
+    };
     for (const site of sites()) {
-      if (site.library !== 'hand-written' || !isFunctionNode(site.node) || computing.has(site)) continue;
-      if (site.node !== fn && !cycleReferences(ctx, site.node).some((r) => r.via === fn)) continue;
-      return facts(site).groups.flatMap((g) => g.operations);
+      if (site.library !== 'hand-written' || !isFunctionNode(site.node)) continue;
+      add(site.node, site);
+      for (const r of cycleReferences(ctx, site.node)) add(r.via, site);
     }
-    return undefined;
+    return (fn) => byFn.get(fn) ?? [];
   }
 
   function compute(site: RetrySite): OperationFacts {
