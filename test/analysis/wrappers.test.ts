@@ -612,6 +612,21 @@ export async function sendEmail(to: string, subject: string, retries = 3) {
     expect(moduleCacheStats().parses - before).toBe(2);
   });
 
+  it('settles calls through a module an earlier file found without helpers, and sees the module once it offers one', async () => {
+    // The module offers a plain function first; a later file passes it a function held in a const
+    // (read only by evaluating it), and the module is then edited to make that name a retry helper.
+    const plain = `export function withRetry<T>(fn: () => Promise<T>): Promise<T> { return fn(); }\nexport const noop = () => {};\n// retry later, catch nothing\n`;
+    const at = project({ 'src/retry.ts': plain });
+    const code = `import { withRetry } from './retry.js'; const job = () => load(); withRetry(job);`;
+    expect(run(`import { withRetry } from './retry.js'; withRetry(() => load());`, { filename: at('src/first.ts') }).sites).toEqual([]);
+    expect(run(code, { filename: at('src/app.ts') }).sites).toEqual([]);
+    writeFileSync(at('src/retry.ts'), HELPER_TS);
+    utimesSync(at('src/retry.ts'), new Date(), new Date(Date.now() + 5000));
+    await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 50));
+    const changed = run(code, { filename: at('src/app.ts') });
+    expect(changed.sites.map((s) => [s.label, s.attempts])).toEqual([['withRetry()', 3]]);
+  });
+
   it('reuses what linting a file found when the same run then imports it, never an editor\'s unsaved text', () => {
     const at = project({ 'src/retry.ts': HELPER_TS });
     const code = `import { withRetry } from './retry.js'; withRetry(() => load()); withRetry(() => save(), { retries: 9 });`;

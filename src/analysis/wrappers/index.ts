@@ -16,7 +16,7 @@ import { composedHelpers, type InnerCall } from './composed.js';
 import { methodCalls } from './methods.js';
 import { addFactoryCalls, factoryOf, keepsResult, retrierCalls } from './factories.js';
 import { findLibraryHelpers, type Reread } from './library-helpers.js';
-import { findExportedHelper, isFollowable, isUnparsed, knownUnresolved, methodExport, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
+import { findExportedHelper, isFollowable, isUnparsed, knownUnresolved, knownWithout, methodExport, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
 
 export { declaredDescriptors } from './declared.js';
 export type { Reread } from './library-helpers.js';
@@ -113,11 +113,25 @@ export function findWrapperSites(
       // imports never cost a resolution.
       // A call whose result is a function later called with a function (`const retry = makeRetry(...)`,
       // `this.retrier = createRetry(opts)`) may be a factory's (factories.ts).
-      const calls = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call) && (passesFunction(c.call, ctx) || insideRetry(c.call) || makesRetrier(c.call, ctx)));
+      const through = callsThrough(binding.variable, binding.path).filter((c) => !taken.has(c.call));
       // `new RetryHelper(3, 10, 20).execute(fn)`: a method of an imported class called on an instance built here.
       const owner = exportName(binding.path);
-      const instances = owner.includes('.') ? [] : instanceCalls(ctx, binding.variable).filter((c) => !taken.has(c.call) && passesFunction(c.call, ctx));
-      if (calls.length === 0 && instances.length === 0) continue;
+      const built = owner.includes('.') ? [] : instanceCalls(ctx, binding.variable).filter((c) => !taken.has(c.call));
+      if (through.length === 0 && built.length === 0) continue;
+      // What the call's own text settles first (a function written in it, a call inside a retry);
+      // before the names it passes are evaluated, a module an earlier file of the run already
+      // found to offer none of the names called settles every call through it.
+      let calls = through.filter((c) => passesFunctionLiteral(c.call) || insideRetry(c.call));
+      let instances = built.filter((c) => passesFunctionLiteral(c.call));
+      if (calls.length === 0 && instances.length === 0) {
+        if (knownWithout(binding.module, filename, [...through.map((c) => exportName(c.path)), ...built.map((i) => methodExport(owner, i.method))])) continue;
+        calls = through.filter((c) => passesFunction(c.call, ctx) || makesRetrier(c.call, ctx));
+        instances = built.filter((c) => passesFunction(c.call, ctx));
+        if (calls.length === 0 && instances.length === 0) continue;
+      } else {
+        calls = through.filter((c) => calls.includes(c) || passesFunction(c.call, ctx) || makesRetrier(c.call, ctx));
+        instances = built.filter((c) => instances.includes(c) || passesFunction(c.call, ctx));
+      }
       // resolveImport keeps its own cache of resolutions: no second memo here.
       const file = resolveImport(binding.module, filename);
       if (!file) continue;
@@ -243,12 +257,16 @@ function isFunctionLiteral(a: TSESTree.CallExpressionArgument): boolean {
     a.properties.some((p) => p.type === T.Property && (p.value.type === T.ArrowFunctionExpression || p.value.type === T.FunctionExpression || p.method));
 }
 
+/** A function written in the call's arguments, or one handed on with its receiver (`fn.bind(this)`). */
+function passesFunctionLiteral(call: TSESTree.CallExpression): boolean {
+  return call.arguments.some((a) => isFunctionLiteral(a) ||
+    (a.type === T.CallExpression && a.callee.type === T.MemberExpression && !a.callee.computed && a.callee.property.type === T.Identifier && a.callee.property.name === 'bind'));
+}
+
 function passesFunction(call: TSESTree.CallExpression, ctx: AnalysisContext): boolean {
   // Function literals first: they settle most calls without evaluating any name.
-  if (call.arguments.some(isFunctionLiteral)) return true;
+  if (passesFunctionLiteral(call)) return true;
   return call.arguments.some((a) => {
-    // `fn.bind(this)`: a function handed on with its receiver.
-    if (a.type === T.CallExpression && a.callee.type === T.MemberExpression && !a.callee.computed && a.callee.property.type === T.Identifier && a.callee.property.name === 'bind') return true;
     if (a.type !== T.Identifier && a.type !== T.MemberExpression) return false;
     // Most arguments are parameters, imports or awaited results: settled without evaluating them.
     if (ctx.evaluator.neverAFunction(a)) return false;

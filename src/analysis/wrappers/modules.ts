@@ -156,6 +156,33 @@ export function knownUnresolved(specifier: string, fromFile: string): boolean {
 }
 
 /**
+ * Whether an import is already known to offer none of `names` (nor anything re-exported), from what
+ * earlier files of the run looked up: its resolution kept in memory (no probe of the disk) and the
+ * summary of the file it leads to, still current (a stat at most, as peekModule would pay). False
+ * whenever that is not known; the caller then decides the long way. Settles, before any argument
+ * is evaluated, the calls of a module that many files of a project import (a logger, a workspace
+ * package of plain functions).
+ */
+export function knownWithout(specifier: string, fromFile: string, names: readonly string[]): boolean {
+  const dir = dirname(fromFile);
+  const key = `${dir}\0${specifier}`;
+  let file: string | undefined;
+  if (specifier.startsWith('.') || specifier.startsWith('/')) {
+    const hit = relativeResolutions.get(key);
+    if (!hit || performance.now() - hit.checkedAt >= FRESH_MS) return false;
+    file = hit.file;
+  } else {
+    if (!workspaceResolutions.has(key)) return false;
+    file = workspaceResolutions.get(key);
+  }
+  if (file === undefined) return false;
+  const hit = summaries.get(file);
+  if (!hit?.summary || versionOf(file, hit, performance.now()) !== 'current') return false;
+  const { summary } = hit;
+  return summary.reexports.length === 0 && !names.some((n) => summary.helpers.has(n));
+}
+
+/**
  * Directory listings, each valid while the directory's mtime stays the same (adding, removing or
  * renaming an entry changes it). A probe for `./retry` tries up to 18 names in two directories;
  * with the listings that is two stats, not eighteen, and a file created later is still seen.
