@@ -6,6 +6,7 @@ import type { Env } from './eval/environment.js';
 import { lookupProperty, staticPropertyName, unwrap } from './ast.js';
 import { callerMayOmit, callerOptionsOf, parameterDefault, parameterDefaultApplies } from './eval/functions.js';
 import type { Evaluator } from './eval/evaluator.js';
+import { contextOf } from './library.js';
 import type { Node, Setting } from './model.js';
 
 export interface OptionValue {
@@ -20,6 +21,12 @@ export interface OptionValue {
   readonly parameterDefault?: TSESTree.AssignmentPattern | undefined;
   /** Written before a spread of the caller's options, which may replace it: what a call passing none gets. */
   readonly beforeCallerOptions?: boolean | undefined;
+  /**
+   * Read from the defaults the options fall back to (`opts ?? DEFAULTS`, lodash's `get(config,
+   * path, DEFAULTS)`, spread or passed whole): what a use that configures nothing gets, shown in
+   * the defaults, where it is written.
+   */
+  readonly fallbackDefault?: boolean | undefined;
 }
 
 const ABSENT: OptionValue = { value: undefined };
@@ -31,12 +38,15 @@ export class OptionsView {
   readonly object: TSESTree.ObjectExpression | undefined;
   /** The environment the object's values are read in (a class field's: its defaults apply); static when absent. */
   private readonly env: Env | undefined;
+  /** The object is the defaults the options fall back to, not the options themselves (`fallbackDefault`). */
+  private readonly fallbackObject: TSESTree.ObjectExpression | undefined;
 
   constructor(
     private readonly evaluator: Evaluator,
     readonly source: Node | undefined,
   ) {
     this.env = undefined;
+    this.fallbackObject = undefined;
     if (!source) {
       this.state = 'absent';
       this.object = undefined;
@@ -52,6 +62,9 @@ export class OptionsView {
     } else if (resolved.type === T.ObjectExpression) {
       this.state = 'object';
       this.object = resolved;
+    } else if ((this.fallbackObject = fallbackDefaults(evaluator, resolved))) {
+      this.state = 'object';
+      this.object = this.fallbackObject;
     } else if ((resolved.type === T.Identifier && resolved.name === 'undefined') || (resolved.type === T.Literal && resolved.value === null)) {
       this.state = 'absent';
       this.object = undefined;
@@ -72,7 +85,7 @@ export class OptionsView {
       const fromDefault = this.parameterDefault(found.value, value);
       if (fromDefault) return { ...fromDefault, property: found.property, valueNode: found.value };
     }
-    return { value, property: found.property, valueNode: found.value };
+    return { value, property: found.property, valueNode: found.value, ...(this.fallbackObject ? { fallbackDefault: true } : {}) };
   }
 
   /**
@@ -98,17 +111,34 @@ export class OptionsView {
    */
   private beforeCallerOptions(object: TSESTree.ObjectExpression, key: string): OptionValue | undefined {
     const sourceCode = this.evaluator.sourceCode;
+    // Every spread a fallback to defaults that leave the key out, and the key not written: a use
+    // that configures nothing does not set it (the library's default applies).
+    let onlyFallbacks = true;
+    let fallbacks = 0;
     for (let i = object.properties.length - 1; i >= 0; i--) {
       const p = object.properties[i]!;
       if (p.type === T.SpreadElement) {
+        // `...(opts ?? DEFAULTS)`: a use that configures nothing gets the defaults' value, or,
+        // when they leave the key out, what is written before the spread.
+        const defaults = fallbackDefaults(this.evaluator, this.evaluator.resolve(p.argument));
+        if (defaults) {
+          const inDefaults = lookupProperty(defaults, key, (n) => this.evaluator.scopeOf(n));
+          if (inDefaults.state === 'unknown') return undefined;
+          if (inDefaults.state === 'present') return { value: this.evaluator.evaluate(inDefaults.value), property: inDefaults.property, valueNode: inDefaults.value, fallbackDefault: true };
+          fallbacks++;
+          continue;
+        }
         const from = callerOptionsOf(p.argument, (id) => this.evaluator.variableOf(id));
         if (!from || !callerMayOmit(sourceCode, from.fn, from.index, key)) return undefined;
+        onlyFallbacks = false;
         continue;
       }
+      // A computed key may be this one.
+      if (p.computed) onlyFallbacks = false;
       if (p.computed || p.kind !== 'init' || staticPropertyName(p) !== key) continue;
       return { value: this.evaluator.evaluate(p.value as Node), property: p, valueNode: p.value as Node, beforeCallerOptions: true };
     }
-    return undefined;
+    return onlyFallbacks && fallbacks > 0 ? ABSENT : undefined;
   }
 
   has(key: string): Maybe<boolean> {
@@ -150,4 +180,29 @@ export class OptionsView {
 /** A stand-in node whose resolution is unknown, used when a nested key cannot be read. */
 function unknownMarker(node: Node): Node {
   return { ...node, type: T.ThisExpression } as unknown as Node;
+}
+
+/** Modules whose `get(object, path, fallback)` returns the fallback when the path leads to nothing. */
+const GETTERS: ReadonlyMap<string, string> = new Map([['lodash', 'get'], ['lodash-es', 'get'], ['lodash/get', 'module'], ['lodash.get', 'module'], ['lodash/get.js', 'module']]);
+
+/**
+ * The object literal options fall back to when nothing configures them: the right side of
+ * `opts ?? DEFAULTS` or `opts || DEFAULTS`, the third argument of lodash's `get(config, path,
+ * DEFAULTS)`. Undefined for anything else, and when the defaults are no object literal the
+ * evaluator reaches (`DEFAULTS` a const, an imported constant).
+ */
+function fallbackDefaults(evaluator: Evaluator, node: Node): TSESTree.ObjectExpression | undefined {
+  const n = unwrap(node);
+  let fallback: Node | undefined;
+  if (n.type === T.LogicalExpression && (n.operator === '??' || n.operator === '||')) fallback = n.right;
+  else if (n.type === T.CallExpression && n.arguments.length === 3 && n.arguments[2]!.type !== T.SpreadElement) {
+    const ref = contextOf(evaluator)?.imports.resolve(unwrap(n.callee));
+    const path = ref && GETTERS.get(ref.module);
+    if (path && (ref.path === path || (path === 'module' && ref.path === 'default'))) fallback = n.arguments[2] as Node;
+  }
+  if (!fallback) return undefined;
+  const resolved = evaluator.resolve(fallback);
+  if (resolved.type === T.ObjectExpression) return resolved;
+  const reached = resolved.type === T.MemberExpression || resolved.type === T.Identifier ? evaluator.evaluate(resolved) : UNKNOWN;
+  return isStaticObject(reached) && reached.node?.type === T.ObjectExpression && !reached.env ? reached.node : undefined;
 }
