@@ -62,7 +62,7 @@ export class OptionsView {
     } else if (resolved.type === T.ObjectExpression) {
       this.state = 'object';
       this.object = resolved;
-    } else if ((this.fallbackObject = fallbackDefaults(evaluator, resolved))) {
+    } else if (!mutated(evaluator, source) && (this.fallbackObject = fallbackDefaults(evaluator, resolved))) {
       this.state = 'object';
       this.object = this.fallbackObject;
     } else if ((resolved.type === T.Identifier && resolved.name === 'undefined') || (resolved.type === T.Literal && resolved.value === null)) {
@@ -120,7 +120,7 @@ export class OptionsView {
       if (p.type === T.SpreadElement) {
         // `...(opts ?? DEFAULTS)`: a use that configures nothing gets the defaults' value, or,
         // when they leave the key out, what is written before the spread.
-        const defaults = fallbackDefaults(this.evaluator, this.evaluator.resolve(p.argument));
+        const defaults = mutated(this.evaluator, p.argument) ? undefined : fallbackDefaults(this.evaluator, this.evaluator.resolve(p.argument));
         if (defaults) {
           const inDefaults = lookupProperty(defaults, key, (n) => this.evaluator.scopeOf(n));
           if (inDefaults.state === 'unknown') return undefined;
@@ -202,7 +202,35 @@ function fallbackDefaults(evaluator: Evaluator, node: Node): TSESTree.ObjectExpr
   }
   if (!fallback) return undefined;
   const resolved = evaluator.resolve(fallback);
-  if (resolved.type === T.ObjectExpression) return resolved;
   const reached = resolved.type === T.MemberExpression || resolved.type === T.Identifier ? evaluator.evaluate(resolved) : UNKNOWN;
-  return isStaticObject(reached) && reached.node?.type === T.ObjectExpression && !reached.env ? reached.node : undefined;
+  const object = resolved.type === T.ObjectExpression ? resolved : isStaticObject(reached) && reached.node?.type === T.ObjectExpression && !reached.env ? reached.node : undefined;
+  // `opts || {}` writes no defaults: the library's own apply, which is no finding about this code.
+  return object && object.properties.length > 0 ? object : undefined;
+}
+
+/**
+ * Whether the options are changed after they are chosen (`options.randomize = true`,
+ * `Object.assign(options, ...)`) through a const on the way to them: what the defaults say is
+ * then not what the retry gets.
+ */
+function mutated(evaluator: Evaluator, node: Node): boolean {
+  let n = unwrap(node);
+  for (let depth = 0; n.type === T.Identifier && depth < 8; depth++) {
+    const v = evaluator.variableOf(n);
+    if (!v) return false;
+    for (const r of v.references) {
+      const id = r.identifier as Node;
+      const parent = id.parent;
+      if (parent?.type === T.MemberExpression && parent.object === id) {
+        const w = parent.parent;
+        if ((w?.type === T.AssignmentExpression && w.left === parent) || (w?.type === T.UpdateExpression && w.argument === parent) || (w?.type === T.UnaryExpression && w.operator === 'delete')) return true;
+      }
+      if (parent?.type === T.CallExpression && parent.arguments[0] === id && evaluator.qualifiedName(parent.callee) === 'Object.assign') return true;
+    }
+    const def = v.defs.length === 1 ? v.defs[0] : undefined;
+    const init = def?.type === 'Variable' && def.node.type === T.VariableDeclarator && def.node.id === def.name ? def.node.init : null;
+    if (!init) return false;
+    n = unwrap(init as Node);
+  }
+  return false;
 }

@@ -61,6 +61,9 @@ describe('options that fall back to defaults written in code', () => {
       ['a fallback that is a call', `export const f = (fn, o) => pRetry(fn, o ?? loadDefaults());`],
       ['a fallback that is a parameter', `export const f = (fn, o, d) => pRetry(fn, { ...(o ?? d) });`],
       ['an && (no fallback)', `export const f = (fn, o) => pRetry(fn, o && { retries: 9 });`],
+      ['an empty fallback (no defaults written)', `export const f = (fn, o) => pRetry(fn, o || {});`],
+      ['options changed after the fallback', `export const f = (fn, o) => { const options = o || { retries: 9 }; options.retries = o?.n; return pRetry(fn, options); };`],
+      ['options assigned into after the fallback', `export const f = (fn, o) => { const options = o ?? { retries: 9 }; Object.assign(options, o); return pRetry(fn, { ...options }); };`],
     ])('%s', (_name, code) => {
       const [site] = analyse(`import pRetry from 'p-retry';\n${code}`);
       expect(site).toMatchObject({ library: 'p-retry', attempts: 'unknown' });
