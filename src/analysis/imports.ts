@@ -44,12 +44,21 @@ export interface ImportTable {
   bindingOf(variable: Variable): ImportBinding | undefined;
   /** References to a framework's undeclared globals that stand for a library export (`$fetch`). */
   readonly globalUses: readonly (ModuleRef & { readonly identifier: TSESTree.Identifier })[];
+  /** The module a specifier written in this file names, as `modules` and the bindings name it. */
+  moduleOf(specifier: string): string;
 }
 
 /** Global name -> the module export it stands for, when a file does not declare the name. */
 export type ProvidedGlobals = ReadonlyMap<string, ModuleRef>;
 
-export function normaliseModule(name: string): string {
+/**
+ * The module a specifier names, as the catalogue names modules. `packages` are the catalogue's
+ * names a copy kept in the repository is recognised by (see copiedPackage); without them a
+ * relative specifier is returned as written.
+ */
+export function normaliseModule(name: string, packages?: ReadonlySet<string>): string {
+  // One character test keeps ordinary relative imports to a split and a Set lookup at most.
+  if (name.charCodeAt(0) === 46 /* . */) return copiedPackage(name, packages) ?? name;
   if (name.startsWith('node:')) return name.slice(5);
   // Deno and Supabase edge functions name npm packages by specifier or CDN URL:
   // `npm:stripe@14.21.0`, `https://esm.sh/stripe@14.21.0?target=deno`, `https://esm.sh/@scope/pkg@2/sub`.
@@ -57,7 +66,47 @@ export function normaliseModule(name: string): string {
   return cdn ? cdn[1]! + (cdn[2] ?? '') : name;
 }
 
-export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>, provided?: ProvidedGlobals): ImportTable {
+/** `index`, `index.js`, `index.ts` and the like: a folder's entry, named explicitly. */
+const FOLDER_ENTRY = /^index(?:\.[cm]?[jt]s)?$/;
+
+/**
+ * The package a relative import reaches when the path itself says which package it is, decided from
+ * the specifier's text alone (no disk access):
+ * - a path into an installed package, `../node_modules/.pnpm/p-retry@7.1.1/node_modules/p-retry/index.js`
+ *   (what bundlers that keep modules emit): that package, with the path inside it (any package);
+ * - the entry of a folder named exactly as one of `packages`, `./p-retry/index.js`,
+ *   `../vendor/async-retry/index`: a copy of that package kept in the repository (langchain keeps
+ *   p-retry so, to ship it in CommonJS).
+ * A folder imported without its entry (`./p-retry`) and a file (`./async-retry.js`) are not taken:
+ * from the text they cannot be told from a team's own module, and teams do name their own helpers
+ * `async-retry.ts` or `fetch-retry.ts` with another API. Which names `packages` holds is the
+ * catalogue's choice (index.ts: standalone retry helpers with a compound name, never a word like
+ * `retry` or `axios` that a team calls its own folder).
+ */
+export function copiedPackage(specifier: string, packages?: ReadonlySet<string>): string | undefined {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+  const segments = specifier.split('/');
+  const n = segments.length;
+  const nodeModules = segments.lastIndexOf('node_modules');
+  if (nodeModules >= 0 && nodeModules < n - 1) {
+    const scoped = segments[nodeModules + 1]!.startsWith('@');
+    const end = nodeModules + (scoped ? 3 : 2);
+    if (end > n) return undefined;
+    const rest = segments.slice(end);
+    if (rest.length && FOLDER_ENTRY.test(rest[rest.length - 1]!)) rest.pop();
+    return [...segments.slice(nodeModules + 1, end), ...rest].join('/');
+  }
+  if (!packages || n < 3 || !FOLDER_ENTRY.test(segments[n - 1]!)) return undefined;
+  const folder = segments[n - 2]!;
+  if (packages.has(folder)) return folder;
+  const scope = segments[n - 3]!;
+  return scope.startsWith('@') && packages.has(`${scope}/${folder}`) ? `${scope}/${folder}` : undefined;
+}
+
+export function buildImportTable(
+  sourceCode: Readonly<TSESLint.SourceCode>, provided?: ProvidedGlobals, packages?: ReadonlySet<string>,
+): ImportTable {
+  const normalise = (name: string) => normaliseModule(name, packages);
   const program = sourceCode.ast;
   const scopeManager = sourceCode.scopeManager;
   const byVariable = new Map<Variable, ImportBinding>();
@@ -76,7 +125,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>, prov
 
   for (const statement of program.body) {
     if (statement.type === T.ImportDeclaration) {
-      const module = normaliseModule(statement.source.value);
+      const module = normalise(statement.source.value);
       modules.add(module);
       const typeOnly = statement.importKind === 'type' ||
         (statement.specifiers.length > 0 && statement.specifiers.every((s) => s.type === T.ImportSpecifier && s.importKind === 'type'));
@@ -96,7 +145,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>, prov
       (statement.type === T.ExportNamedDeclaration || statement.type === T.ExportAllDeclaration) &&
       statement.source
     ) {
-      const module = normaliseModule(statement.source.value);
+      const module = normalise(statement.source.value);
       modules.add(module);
       uses.push({ module, node: statement, source: statement.source, typeOnly: statement.exportKind === 'type' });
     } else if (
@@ -104,7 +153,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>, prov
       statement.moduleReference.type === T.TSExternalModuleReference &&
       statement.moduleReference.expression.type === T.Literal
     ) {
-      const module = normaliseModule(String(statement.moduleReference.expression.value));
+      const module = normalise(String(statement.moduleReference.expression.value));
       modules.add(module);
       uses.push({ module, node: statement, source: statement.moduleReference.expression });
       bind(sourceCode.scopeManager?.getDeclaredVariables(statement)[0], module, 'module', statement);
@@ -138,7 +187,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>, prov
     const name = arg?.type === T.Literal && typeof arg.value === 'string' ? arg.value
       : arg?.type === T.TemplateLiteral && arg.expressions.length === 0 ? arg.quasis[0]?.value.cooked : undefined;
     if (!name) continue;
-    const module = normaliseModule(name);
+    const module = normalise(name);
     modules.add(module);
     uses.push({ module, node: call, source: arg! });
     bindRequire(call, module);
@@ -205,7 +254,7 @@ export function buildImportTable(sourceCode: Readonly<TSESLint.SourceCode>, prov
     return undefined;
   }
 
-  return { bindings, uses, modules, resolve, bindingOf: (v) => byVariable.get(v), globalUses };
+  return { bindings, uses, modules, resolve, bindingOf: (v) => byVariable.get(v), globalUses, moduleOf: normalise };
 }
 
 /**

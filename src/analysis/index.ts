@@ -158,11 +158,11 @@ function createContext(
   globals: ProvidedGlobals,
   where: { file?: string | undefined; open?: OpenModule | undefined; libraries?: readonly LibraryDescriptor[]; project?: ProjectAccess | undefined } = {},
 ): AnalysisContext {
+  const { file, open, libraries, project } = where;
   const evaluator = createEvaluator(sourceCode);
-  const imports = buildImportTable(sourceCode, globals);
+  const imports = buildImportTable(sourceCode, globals, copiedPackageNames(libraries ?? LIBRARIES));
   let index: Map<string, TSESTree.Node[]> | undefined;
   let found: Map<string, TSESTree.Node[]> | undefined;
-  const { file, open, libraries, project } = where;
   // node-config's settings, read from the project's config directory.
   if (file && isAbsolute(file)) evaluator.modules = nodeConfigValues(imports, file, sourceCode.text);
   let shapes: readonly ErrorShape[] | undefined;
@@ -284,6 +284,25 @@ function providedGlobals(libraries: readonly LibraryDescriptor[]): ProvidedGloba
   globals = map;
   globalsOfCatalogue.set(libraries, globals);
   return globals;
+}
+
+const copiedOfCatalogue = new WeakMap<readonly LibraryDescriptor[], ReadonlySet<string>>();
+
+/**
+ * The package names a copy kept in the repository is recognised by (`./p-retry/index.js`, see
+ * copiedPackage in imports.ts), built once per catalogue: the standalone retry helpers (the
+ * `legacy` modules, the small packages teams vendor) whose name is compound, `p-retry`,
+ * `exponential-backoff`, `@lifeomic/attempt`. A plain word (`retry`, `async`) is what a team calls
+ * its own folder, and a client's name (`react-query`, `axios`) is what it calls the folder of its
+ * own setup around the client: neither is read as the package.
+ */
+function copiedPackageNames(libraries: readonly LibraryDescriptor[]): ReadonlySet<string> {
+  let names = copiedOfCatalogue.get(libraries);
+  if (names) return names;
+  const compound = (m: string) => (m.startsWith('@') ? m.split('/').length === 2 : !m.includes('/') && m.includes('-'));
+  names = new Set(libraries.flatMap((l) => l.legacy?.modules ?? []).filter(compound));
+  copiedOfCatalogue.set(libraries, names);
+  return names;
 }
 
 /** Another file of the project, read for the retry helpers it exports (its own imports are not followed). */

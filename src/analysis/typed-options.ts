@@ -23,7 +23,8 @@ export function findTypedOptionSites(ctx: AnalysisContext, typed: readonly Libra
   const out: RetrySite[] = [];
   for (const statement of ctx.sourceCode.ast.body) {
     if (statement.type !== T.ImportDeclaration) continue;
-    const library = typed.find((l) => l.modules.includes(statement.source.value));
+    const module = ctx.imports.moduleOf(statement.source.value);
+    const library = typed.find((l) => l.modules.includes(module));
     if (!library) continue;
     for (const spec of statement.specifiers) {
       if (spec.type !== T.ImportSpecifier) continue;

@@ -12,6 +12,8 @@ run('max-retry-duration', rule, {
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true, maxRetryTime: 4000 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 4, minTimeout: cfg.min });`,
     { code: `import pRetry from 'p-retry'; await pRetry(run, { retries: 3 });`, options: [{ maxMs: 8000 }] },
+    // A module of the team's own whose folder is named by a word: not p-retry, so unknown.
+    `import pRetry from './retry/index.js'; await pRetry(run, { retries: 6 });`,
     // Each attempt of the outer loop runs the inner one: 2 s + 2 x (2 x 500 ms) = 4 s, within budget.
     "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nasync function send(msg: string) {\n  for (let i = 0; i < 3; i++) {\n    try { return await mailer.sendMail(msg); } catch (e) { if (i === 2) throw e; await sleep(500); }\n  }\n}\nexport async function notify(msg: string) {\n  for (let a = 1; a <= 2; a++) {\n    try { await send(msg); return; } catch (e) { if (a === 1) await sleep(2000); }\n  }\n}",
     // A per-attempt timeout bounds each attempt already (2 s + 2 x 1 s).
@@ -65,6 +67,15 @@ run('max-retry-duration', rule, {
         data: { label: 'pRetry()', duration: '7 s', max: '5 s', schedule: ' (waits 1 s, 2 s, 4 s)', noFix: '' },
         // The whole schedule is planned: a shorter first wait alone fits, so the count stays.
         suggestions: [{ messageId: 'fitBudget', data: { max: '5 s', edit: 'minTimeout: 500', waits: '500 ms, 1 s, 2 s' }, output: `import pRetry from 'p-retry';\nawait pRetry(run, { retries: 3, minTimeout: 500 });` }],
+      }],
+    },
+    {
+      // A copy of p-retry kept in the repository (its folder's entry) is read as p-retry.
+      code: `import pRetry from '../vendor/p-retry/index.js';\nawait pRetry(run, { retries: 3 });`,
+      errors: [{
+        messageId: 'tooLong', line: 2, column: 7, endColumn: 13,
+        data: { label: 'pRetry()', duration: '7 s', max: '5 s', schedule: ' (waits 1 s, 2 s, 4 s)', noFix: '' },
+        suggestions: [{ messageId: 'fitBudget', data: { max: '5 s', edit: 'minTimeout: 500', waits: '500 ms, 1 s, 2 s' }, output: `import pRetry from '../vendor/p-retry/index.js';\nawait pRetry(run, { retries: 3, minTimeout: 500 });` }],
       }],
     },
     {

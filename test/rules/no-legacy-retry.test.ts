@@ -11,8 +11,21 @@ run('no-legacy-retry', rule, {
     `import { type RetryOperation } from 'retry';`,
     { code: `import retry from 'async-retry';`, options: [{ allow: ['async-retry'] }] },
     { code: `import { retryWhen } from 'rxjs';`, options: [{ allow: ['rxjs#retryWhen'] }] },
+    // The team's own modules: a folder named by a word, a name that only contains a package's,
+    // and a file or folder named like a package but imported without the folder's entry.
+    `import { retry } from './retry/index.js';`,
+    `import pRetry from './p-retry-utils';`,
+    `import pRetry from '../my-p-retry/x';`,
+    `import retry from './async-retry';`,
+    `import pRetry from './p-retry.js';`,
+    { code: `import pRetry from './p-retry/index.js';`, options: [{ allow: ['p-retry'] }] },
   ],
   invalid: [
+    {
+      // A copy of p-retry kept in the repository is p-retry.
+      code: `import pRetry from './utils/p-retry/index.js';`,
+      errors: [{ messageId: 'legacyModule', line: 1, column: 20, endColumn: 46, data: { module: 'p-retry', migration: '' }, suggestions: [{ messageId: 'migrate', output: '' }] }],
+    },
     {
       code: `import retry from 'async-retry';`,
       // Nothing calls it: the suggestion removes the import.

@@ -15,7 +15,6 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { enclosingClass, findVariable, isFunctionNode, propertyKey, unwrap } from '../ast.js';
 import type { AnalysisContext, HttpFacet, LibraryDescriptor } from '../library.js';
-import { normaliseModule } from '../imports.js';
 import type { Node } from '../model.js';
 import { HTTP_METHOD_MEMBERS, methodOfMember } from './vocabulary.js';
 
@@ -210,7 +209,7 @@ export function createReceiverReader(ctx: AnalysisContext, libraries: readonly L
     const def = findVariable(ctx.evaluator.scopeOf(node), node.name)?.defs[0];
     if (def?.type !== 'ImportBinding' || def.node.type !== T.ImportSpecifier || def.parent?.type !== T.ImportDeclaration) return undefined;
     const imported = def.node.imported;
-    return { module: normaliseModule(def.parent.source.value), path: imported.type === T.Identifier ? imported.name : String(imported.value) };
+    return { module: ctx.imports.moduleOf(def.parent.source.value), path: imported.type === T.Identifier ? imported.name : String(imported.value) };
   }
 
   return { requestOf };

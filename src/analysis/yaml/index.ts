@@ -22,6 +22,7 @@ const EMPTY_IMPORTS: ImportTable = {
   resolve: () => undefined,
   bindingOf: () => undefined,
   globalUses: [],
+  moduleOf: (specifier) => specifier,
 };
 
 const NO_FACTS: OperationFacts = { fn: undefined, httpCalls: [], groups: [], nested: [] };
