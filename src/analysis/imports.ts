@@ -57,7 +57,7 @@ export type ProvidedGlobals = ReadonlyMap<string, ModuleRef>;
  * relative specifier is returned as written.
  */
 export function normaliseModule(name: string, packages?: ReadonlySet<string>): string {
-  // One character test keeps ordinary relative imports to a split and a Set lookup at most.
+  // Only a relative specifier can name a copy; copiedPackage settles most of them with two substring tests.
   if (name.charCodeAt(0) === 46 /* . */) return copiedPackage(name, packages) ?? name;
   if (name.startsWith('node:')) return name.slice(5);
   // Deno and Supabase edge functions name npm packages by specifier or CDN URL:
@@ -85,9 +85,13 @@ const FOLDER_ENTRY = /^index(?:\.[cm]?[jt]s)?$/;
  */
 export function copiedPackage(specifier: string, packages?: ReadonlySet<string>): string | undefined {
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+  // Most relative imports end in neither a folder's entry nor pass through node_modules: two
+  // substring tests settle them.
+  const installed = specifier.includes('/node_modules/');
+  if (!installed && !(packages && FOLDER_ENTRY.test(specifier.slice(specifier.lastIndexOf('/') + 1)))) return undefined;
   const segments = specifier.split('/');
   const n = segments.length;
-  const nodeModules = segments.lastIndexOf('node_modules');
+  const nodeModules = installed ? segments.lastIndexOf('node_modules') : -1;
   if (nodeModules >= 0 && nodeModules < n - 1) {
     const scoped = segments[nodeModules + 1]!.startsWith('@');
     const end = nodeModules + (scoped ? 3 : 2);
