@@ -17,6 +17,17 @@ describe('p-retry descriptor', () => {
     `);
     expect(sites.map((s) => s.filter)).toEqual(['custom', 'custom']);
   });
+  it('reads an onFailedAttempt that may throw as a filter, and one that only logs as none', () => {
+    const sites = analyse(`
+      import pRetry from 'p-retry';
+      await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: ({ error }) => { if (error.status === 404) throw error; } });
+      await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: ({ error }) => handle(error) });
+      await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: async (e) => Promise.reject(new Error('stop')) });
+      await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: onFailure });
+      await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: (error) => { console.warn(error); log(\`\${error.attemptNumber}: \${error.message}\`); } });
+    `);
+    expect(sites.map((s) => s.filter)).toEqual(['custom', 'custom', 'custom', 'custom', 'none']);
+  });
   it('computes the worst case with randomize and a cap', () => {
     const [site] = analyse(`import pRetry from 'p-retry'; pRetry(run, { retries: 3, minTimeout: 500, maxTimeout: 1500, randomize: true });`);
     // waits: min(1000,1500) + min(2000,1500) + min(4000,1500)

@@ -18,6 +18,12 @@ run('no-retry-on-client-error', rule, {
      }, { retries: 2 });`,
     `import pRetry from 'p-retry'; import axios from 'axios';
      await pRetry(() => axios.get(url), { retries: 2, shouldRetry: ({ error }) => isTransient(error) });`,
+    // onFailedAttempt stops the retry by throwing: which 4xx go on is its decision, not read here.
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     await pRetry(() => axios.get(url), { retries: 2, onFailedAttempt: ({ error }) => { if (error.response?.status < 500) throw error; } });`,
+    // A handler it hands the failure to may throw (langchain's AsyncCaller).
+    `import pRetry from 'p-retry'; import axios from 'axios';
+     export class Caller { onFailed = (e: unknown) => {}; call(url: string) { return pRetry(() => axios.get(url), { retries: 2, onFailedAttempt: ({ error }) => this.onFailed?.(error) }); } }`,
     // fetch does not reject on 4xx, and nothing here throws on them.
     `import pRetry from 'p-retry'; await pRetry(() => fetch(url), { retries: 2 });`,
     // fetch that throws only on 5xx.
@@ -38,6 +44,14 @@ run('no-retry-on-client-error', rule, {
      await retry(async (bail) => { try { return await got(url) } catch (e) { if (e.response?.statusCode < 500) bail(e); throw e; } }, { retries: 2 });`,
   ],
   invalid: [
+    {
+      // An onFailedAttempt that only logs lets every error go on.
+      code: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait pRetry(() => axios.get(url), { retries: 2, onFailedAttempt: (error) => { console.warn(error); logger.warn(\`attempt \${error.attemptNumber}: \${error.message}\`); } });`,
+      errors: [{
+        messageId: 'unfilteredHttp', line: 3, column: 7, endColumn: 13, data: { label: 'pRetry()', call: 'axios.get()', noEdit: '' },
+        suggestions: [{ messageId: 'stopOnClientErrors', output: `import pRetry from 'p-retry';\nimport axios from 'axios';\nawait pRetry(() => axios.get(url), { retries: 2, onFailedAttempt: (error) => { console.warn(error); logger.warn(\`attempt \${error.attemptNumber}: \${error.message}\`); }, shouldRetry: ({ error }) => { const status = (Object(error).response?.status ?? Object(error).status); return !(status >= 400 && status < 500 && status !== 408 && status !== 429); } });` }],
+      }],
+    },
     {
       // validateStatus accepts 200 and 422 only: a 400 or a 404 still rejects and is retried.
       code: `import retry from 'async-retry';\nimport axios from 'axios';\nconst api = axios.create({ baseURL });\nretry(() => api.get('/rate', { validateStatus: (status) => status === 200 || status === 422 }).then((r) => r.data), { retries: 5 });`,

@@ -8,6 +8,8 @@ import type { AnalysisContext } from '../library.js';
 import { nodeRetryCall, type Migration } from '../fix-migrate.js';
 import type { Node, OptionEdit, RetrySite } from '../model.js';
 import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { memberName, unwrap, walk } from '../ast.js';
 import { abortFilter, constructsAbort } from '../hand-written/abort-filter.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside, writtenOptionKeys } from './shared.js';
 
@@ -45,14 +47,17 @@ export const pRetry: LibraryDescriptor = {
       const aborts = !predicate && (usesImportInside(ctx, 'p-retry', 'AbortError', fn) || (!!fn && constructsAbort(ctx, fn, isAbortError)));
       const readable = aborts && isFunctionNode(fn) && !written('onFailedAttempt');
       const abortRead = readable ? abortFilter(ctx, fn as TSESTree.FunctionLike, isAbortError) : undefined;
-      const filtered = predicate || aborts || !isFunctionNode(fn);
+      // p-retry stops when onFailedAttempt throws: a handler that may throw decides which errors go on.
+      const handler = view.get('onFailedAttempt');
+      const stops = written('onFailedAttempt') && mayStop(handler.valueNode, ctx);
+      const filtered = predicate || aborts || stops || !isFunctionNode(fn);
       sites.push(site({
         library: 'p-retry',
         label: use.path === 'makeRetriable' ? 'makeRetriable()' : 'pRetry()',
         node: call,
         reportNode: use.expression,
         ...read,
-        errorFilter: abortRead ?? (filtered ? { ...customFilter(shouldRetry.property), clientErrors: predicate ? predicateClientErrors(shouldRetry.valueNode, ctx, {}) : [] } : NO_FILTER),
+        errorFilter: abortRead ?? (filtered ? { ...customFilter(predicate || !stops ? shouldRetry.property : handler.property), clientErrors: predicate ? predicateClientErrors(shouldRetry.valueNode, ctx, {}) : [] } : NO_FILTER),
         operation,
         options: optionsTarget(view, call, 1),
       }));
@@ -60,6 +65,34 @@ export const pRetry: LibraryDescriptor = {
     return sites;
   },
 };
+
+/**
+ * Whether an `onFailedAttempt` may stop the retry, which it does by throwing (or returning a
+ * rejection): a handler that cannot be read, one with a `throw` or a `Promise.reject(...)`, or one
+ * that hands the failure itself to another function (`this.onFailedAttempt?.(error)`, which may
+ * throw), other than to `console`. A handler that only logs what it was told (`log(error.message)`,
+ * a template) lets every error go on.
+ */
+function mayStop(node: Node | undefined, ctx: AnalysisContext): boolean {
+  const fn = functionOf(node, ctx);
+  if (!fn?.body) return true;
+  const failure = new Set<unknown>(ctx.sourceCode.scopeManager?.getDeclaredVariables(fn) ?? []);
+  let stops = false;
+  walk(fn.body, (n) => {
+    if (stops) return;
+    if (n.type === T.ThrowStatement) stops = true;
+    else if (n.type === T.CallExpression) {
+      const callee = unwrap(n.callee);
+      const owner = callee.type === T.MemberExpression ? unwrap(callee.object) : undefined;
+      const named = (o: Node | undefined, name: string) => o?.type === T.Identifier && o.name === name && !ctx.evaluator.shadowed(o);
+      if (named(owner, 'Promise') && memberName(callee) === 'reject') stops = true;
+      else if (!named(owner, 'console')) {
+        stops = n.arguments.some((a) => a.type === T.Identifier && failure.has(ctx.evaluator.variableOf(a)));
+      }
+    }
+  });
+  return stops;
+}
 
 /** `AbortError` imported from p-retry (`new AbortError(err)`, `err instanceof AbortError`). */
 function isAbortError(callee: Node, ctx: AnalysisContext): boolean {
