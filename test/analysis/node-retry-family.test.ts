@@ -25,8 +25,10 @@ describe('p-retry descriptor', () => {
       await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: async (e) => Promise.reject(new Error('stop')) });
       await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: onFailure });
       await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: (error) => { console.warn(error); log(\`\${error.attemptNumber}: \${error.message}\`); } });
+      await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: (error) => { logger.warn(error); this.logger.debug(error); } });
+      await pRetry(() => fetch(u), { retries: 2, onFailedAttempt: (error) => { loggerLike.warn(error); } });
     `);
-    expect(sites.map((s) => s.filter)).toEqual(['custom', 'custom', 'custom', 'custom', 'none']);
+    expect(sites.map((s) => s.filter)).toEqual(['custom', 'custom', 'custom', 'custom', 'none', 'none', 'custom']);
   });
   it('computes the worst case with randomize and a cap', () => {
     const [site] = analyse(`import pRetry from 'p-retry'; pRetry(run, { retries: 3, minTimeout: 500, maxTimeout: 1500, randomize: true });`);

@@ -70,7 +70,7 @@ export const pRetry: LibraryDescriptor = {
  * Whether an `onFailedAttempt` may stop the retry, which it does by throwing (or returning a
  * rejection): a handler that cannot be read, one with a `throw` or a `Promise.reject(...)`, or one
  * that hands the failure itself to another function (`this.onFailedAttempt?.(error)`, which may
- * throw), other than to `console`. A handler that only logs what it was told (`log(error.message)`,
+ * throw), other than to a logger (`console`, `logger`, `log`, `this.logger`). A handler that only logs what it was told (`log(error.message)`,
  * a template) lets every error go on.
  */
 function mayStop(node: Node | undefined, ctx: AnalysisContext): boolean {
@@ -86,12 +86,19 @@ function mayStop(node: Node | undefined, ctx: AnalysisContext): boolean {
       const owner = callee.type === T.MemberExpression ? unwrap(callee.object) : undefined;
       const named = (o: Node | undefined, name: string) => o?.type === T.Identifier && o.name === name && !ctx.evaluator.shadowed(o);
       if (named(owner, 'Promise') && memberName(callee) === 'reject') stops = true;
-      else if (!named(owner, 'console')) {
+      else if (!isLogger(owner, named)) {
         stops = n.arguments.some((a) => a.type === T.Identifier && failure.has(ctx.evaluator.variableOf(a)));
       }
     }
   });
   return stops;
+}
+
+/** A receiver that logs (`console`, `logger`, `log`, `this.logger`): handing it the failure stops nothing. */
+function isLogger(owner: Node | undefined, named: (o: Node | undefined, name: string) => boolean): boolean {
+  if (!owner) return false;
+  if (owner.type === T.MemberExpression && unwrap(owner.object).type === T.ThisExpression) return /^(?:logger|log)$/.test(memberName(owner) ?? '');
+  return named(owner, 'console') || (owner.type === T.Identifier && /^(?:logger|log)$/.test(owner.name));
 }
 
 /** `AbortError` imported from p-retry (`new AbortError(err)`, `err instanceof AbortError`). */
