@@ -31,6 +31,8 @@ export interface OptionValue {
 
 const ABSENT: OptionValue = { value: undefined };
 const UNKNOWN_VALUE: OptionValue = { value: UNKNOWN };
+/** Left out by the defaults the options fall back to, and written nowhere else. */
+const ABSENT_BY_DEFAULT: OptionValue = { value: undefined, fallbackDefault: true };
 
 export class OptionsView {
   /** `absent`: no options passed; `object`: a literal we can read; `unknown`: anything else. */
@@ -138,7 +140,7 @@ export class OptionsView {
       if (p.computed || p.kind !== 'init' || staticPropertyName(p) !== key) continue;
       return { value: this.evaluator.evaluate(p.value as Node), property: p, valueNode: p.value as Node, beforeCallerOptions: true };
     }
-    return onlyFallbacks && fallbacks > 0 ? ABSENT : undefined;
+    return onlyFallbacks && fallbacks > 0 ? ABSENT_BY_DEFAULT : undefined;
   }
 
   has(key: string): Maybe<boolean> {
@@ -194,11 +196,19 @@ const GETTERS: ReadonlyMap<string, string> = new Map([['lodash', 'get'], ['lodas
 function fallbackDefaults(evaluator: Evaluator, node: Node): TSESTree.ObjectExpression | undefined {
   const n = unwrap(node);
   let fallback: Node | undefined;
-  if (n.type === T.LogicalExpression && (n.operator === '??' || n.operator === '||')) fallback = n.right;
-  else if (n.type === T.CallExpression && n.arguments.length === 3 && n.arguments[2]!.type !== T.SpreadElement) {
+  // What the options would be when something configures them must be unknown here: a left side
+  // (or a `get`'s object) the evaluator reads is no fallback to judge (`config.retry ?? DEFAULTS`
+  // with `config` a literal that has `retry`).
+  const configured = (side: Node) => {
+    const v = evaluator.evaluate(side);
+    return v !== UNKNOWN && v !== undefined && v !== null;
+  };
+  if (n.type === T.LogicalExpression && (n.operator === '??' || n.operator === '||')) {
+    if (!configured(n.left)) fallback = n.right;
+  } else if (n.type === T.CallExpression && n.arguments.length === 3 && n.arguments[2]!.type !== T.SpreadElement && n.arguments[0]?.type !== T.SpreadElement) {
     const ref = contextOf(evaluator)?.imports.resolve(unwrap(n.callee));
     const path = ref && GETTERS.get(ref.module);
-    if (path && (ref.path === path || (path === 'module' && ref.path === 'default'))) fallback = n.arguments[2] as Node;
+    if (path && (ref.path === path || (path === 'module' && ref.path === 'default')) && !configured(n.arguments[0] as Node)) fallback = n.arguments[2] as Node;
   }
   if (!fallback) return undefined;
   const resolved = evaluator.resolve(fallback);

@@ -54,6 +54,18 @@ describe('options that fall back to defaults written in code', () => {
     expect(site).toMatchObject({ attempts: 8, attemptsAt: 'retries: 7' });
   });
 
+  it('takes a method from the defaults only as evidence of a write', () => {
+    // A caller may pass POST in place of the defaults' GET (or of no method at all): not known to be a read.
+    const findings = lint(`
+      import pRetry from 'p-retry';
+      export const send = (url, init) => pRetry(() => fetch(url, { ...(init ?? { method: 'POST' }) }), { retries: 2 });
+      export const read = (url, init) => pRetry(() => fetch(url, { ...(init ?? { method: 'GET' }) }), { retries: 2 });
+      export const none = (url, init) => pRetry(() => fetch(url, { ...(init ?? { headers: {} }) }), { retries: 2 });
+      export const plain = (url) => pRetry(() => fetch(url, { headers: {} }), { retries: 2 });
+    `);
+    expect(findings.filter((f) => f.rule === 'no-unsafe-write-retry').map((f) => f.line)).toEqual([3]);
+  });
+
   describe('look-alikes that stay unknown', () => {
     it.each([
       ['a get without a fallback', `import get from 'lodash/get'; export const f = (fn, c) => pRetry(fn, { ...get(c, 'retry') });`],
@@ -63,6 +75,7 @@ describe('options that fall back to defaults written in code', () => {
       ['an && (no fallback)', `export const f = (fn, o) => pRetry(fn, o && { retries: 9 });`],
       ['an empty fallback (no defaults written)', `export const f = (fn, o) => pRetry(fn, o || {});`],
       ['options changed after the fallback', `export const f = (fn, o) => { const options = o || { retries: 9 }; options.retries = o?.n; return pRetry(fn, options); };`],
+      ['a fallback behind options the code sets', `const config = { retry: { retries: 2 } }; export const f = (fn) => pRetry(fn, config.retry ?? { retries: 9 });`],
       ['options assigned into after the fallback', `export const f = (fn, o) => { const options = o ?? { retries: 9 }; Object.assign(options, o); return pRetry(fn, { ...options }); };`],
     ])('%s', (_name, code) => {
       const [site] = analyse(`import pRetry from 'p-retry';\n${code}`);

@@ -303,9 +303,10 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
     if (view.state === 'absent') return fallback;
     if (view.state === 'unknown') return undefined;
     const v = view.get('method');
-    // A method written before the caller's options is what a call passing none sends: a write
-    // there is one; a read may be replaced by whatever a caller passes, so it is not known.
-    if (v.beforeCallerOptions && !(typeof v.value === 'string' && kindOfMethod(v.value.toUpperCase()) === 'write')) return undefined;
+    // A method written before the caller's options (or in the defaults they fall back to) is what
+    // a call passing none sends: a write there is one; a read (or none written) may be replaced by
+    // whatever a caller passes, so it is not known.
+    if ((v.beforeCallerOptions || v.fallbackDefault) && !(typeof v.value === 'string' && kindOfMethod(v.value.toUpperCase()) === 'write')) return undefined;
     if (!v.property && v.value === undefined) return fallback;
     if (typeof v.value === 'string') return v.value.toUpperCase();
     return v.valueNode ? chosenMethod(v.valueNode) : undefined;
