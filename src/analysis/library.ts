@@ -255,6 +255,12 @@ export interface BuiltInRetryFacet {
   /** How messages name the retrying layer: `@discordjs/rest`. */
   readonly label: string;
   /**
+   * Only calls through the module's own export retry by default (`ky.get(url)`, ky's default
+   * instance): an instance made elsewhere (`api.get(url)` of an imported `ky.create({...})`) may
+   * be configured any way there, so it stays unknown.
+   */
+  readonly moduleCallsOnly?: boolean;
+  /**
    * A call of the client known by its shape alone, for clients whose receivers carry no type
    * (`openai.chat.completions.create(...)` on a client passed in); calls recognised by the
    * library's `http` or `operations` facets need none.

@@ -13,6 +13,15 @@ run('no-nested-retry', rule, {
     // got does not retry POST by default, so wrapping it adds only one layer.
     `import pRetry from 'p-retry'; import got from 'got';
      await pRetry(() => got.post(url, { json: body, headers: { 'Idempotency-Key': key } }), ${opts});`,
+    // ky's default instance never retries POST: wrapping it adds only one layer.
+    `import pRetry from 'p-retry'; import ky from 'ky';
+     await pRetry(() => ky.post(url, { json: body, headers: { 'Idempotency-Key': key } }), ${opts});`,
+    // A ky instance made here with its retries off: its construction decides, not the default.
+    `import pRetry from 'p-retry'; import ky from 'ky'; const api = ky.create({ retry: 0 });
+     await pRetry(() => api.get('a').json(), ${opts});`,
+    // A ky instance imported from another file may be configured any way there: unknown.
+    `import pRetry from 'p-retry'; import { api } from './http/api-client';
+     await pRetry(() => api.get('a').json(), ${opts});`,
     // A plain axios (no axios-retry) is not a retry layer.
     `import pRetry from 'p-retry'; import axios from 'axios'; const api = axios.create();
      await pRetry(() => api.get('/a'), ${opts});`,
@@ -25,6 +34,11 @@ run('no-nested-retry', rule, {
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/a'), ${opts}); await pRetry(() => fetch('/b'), ${opts});`,
   ],
   invalid: [
+    {
+      // ky's default instance retries a GET twice (3 calls) under the outer retry's 3.
+      code: `import pRetry from 'p-retry';\nimport ky from 'ky';\nexport const load = (url) => pRetry(() => ky.get(url).json(), ${opts});`,
+      errors: [{ messageId: 'nestedRetry', line: 3, data: { outer: 'pRetry()', inner: 'ky.get() (ky, by default)', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '; no edit of the inner layer can be suggested safely here' }, suggestions: [] }],
+    },
     {
       // A discord.js channel handed in: every request goes through @discordjs/rest, which retries
       // 5xx and network errors 3 times by default. One finding for the layer, not one per call.

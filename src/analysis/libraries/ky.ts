@@ -43,6 +43,10 @@ export const ky: LibraryDescriptor = {
   callableClient: true,
   modules: [MODULE],
   http: { method: 'members', senders: ['default', 'request'], throwsOnClientError: true, nonThrowingOptions: ['throwHttpErrors'], types: ['KyInstance'] },
+  // Its default instance retries GET, PUT, HEAD, DELETE, OPTIONS, TRACE (and QUERY in 2.x) twice
+  // (3 calls), POST and PATCH never (source/utils/normalize.ts, 2.0.2 and 1.14.3): a layer under an
+  // outer retry.
+  builtInRetry: { attempts: 3, retriesWrites: false, label: 'ky', moduleCallsOnly: true },
   fixes: KY_FIXES,
   find(uses, ctx) {
     const sites: RetrySite[] = [];

@@ -130,7 +130,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     const request = http.requestOf(call);
     if (request) {
       const library = file.descriptorOf(request.client);
-      return library?.builtInRetry && usable(library) ? library.builtInRetry : undefined;
+      if (!library?.builtInRetry || !usable(library)) return undefined;
+      return !library.builtInRetry.moduleCallsOnly || throughModule(call, library) ? library.builtInRetry : undefined;
     }
     for (const library of builtIn) {
       if (!usable(library)) continue;
@@ -138,6 +139,14 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       if (facet.matches?.(call, ctx) || library.operations?.classify(call, ctx) !== undefined) return facet;
     }
     return undefined;
+  }
+
+  /** Whether a call goes through the library's module export itself (`ky.get(url)`, `ky(url)`), not an instance of it. */
+  function throughModule(call: TSESTree.CallExpression, library: LibraryDescriptor): boolean {
+    let root: Node = unwrap(call.callee);
+    while (root.type === T.MemberExpression) root = unwrap(root.object);
+    const ref = root.type === T.Identifier ? ctx.imports.resolve(root) : undefined;
+    return !!ref && library.modules.includes(ref.module) && (ref.path === 'default' || ref.path === 'module');
   }
 
   function breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined {
