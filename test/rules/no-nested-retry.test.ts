@@ -16,6 +16,9 @@ run('no-nested-retry', rule, {
     // ky's default instance never retries POST: wrapping it adds only one layer.
     `import pRetry from 'p-retry'; import ky from 'ky';
      await pRetry(() => ky.post(url, { json: body, headers: { 'Idempotency-Key': key } }), ${opts});`,
+    // A ky call that writes its own retry is judged by it (here none), not by ky's defaults.
+    `import pRetry from 'p-retry'; import ky from 'ky';
+     await pRetry(() => ky.get('a', { retry: 0 }).json(), ${opts});`,
     // A ky instance made here with its retries off: its construction decides, not the default.
     `import pRetry from 'p-retry'; import ky from 'ky'; const api = ky.create({ retry: 0 });
      await pRetry(() => api.get('a').json(), ${opts});`,

@@ -111,7 +111,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
         if (op?.kind === 'write' && client.retriesWrites?.value !== true) continue;
         out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
       }
-      if (clients.length === 0 && builtIn.length > 0) {
+      // A call that is a retry site of its own (`ky.get(url, { retry: 0 })`) is judged by what it writes, above.
+      if (clients.length === 0 && builtIn.length > 0 && !sites().some((s) => s.node === call)) {
         const facet = builtInRetryOf(call);
         // One finding per layer: a second call through the same client says nothing new.
         if (!facet || defaults.has(facet)) continue;
