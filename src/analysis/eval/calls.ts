@@ -128,7 +128,7 @@ function portable(ev: Evaluator, v: Value, env: Env, depth: number): Value {
 }
 
 /** The instance method `name` of the class `self` is in, when the class declares exactly one (no overloads, accessors). */
-function instanceMethod(self: TSESTree.ThisExpression, name: string): TSESTree.FunctionLike | undefined {
+export function instanceMethod(self: TSESTree.ThisExpression, name: string): TSESTree.FunctionLike | undefined {
   const cls = thisClass(self);
   let found: TSESTree.FunctionLike | undefined;
   for (const m of cls?.body.body ?? []) {

@@ -4,7 +4,8 @@
  * (`setTimeout(() => controller.abort(), 15000)`), or a timer promise raced against the call
  * (`Promise.race([call, timeout])`, the timeout a `new Promise` whose timer rejects, written there or
  * made by a function of this file or an imported one: `createTimeout(15000)`), or the retried
- * request's own timeout in its config (request-timeouts.ts). Each attempt may run
+ * request's own timeout in its config (request-timeouts.ts), or a timer armed in the method of the
+ * class the retried code calls (method-timeouts.ts). Each attempt may run
  * that long before it fails, so it counts towards the time the retry holds a worker (R-RES-RE-4).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -18,6 +19,7 @@ import { calleeOf } from './control-flow.js';
 import type { Shape } from './site.js';
 import { isGlobalTimeout } from './sleeps.js';
 import { importedRequestTimeout } from './request-timeouts.js';
+import { methodTimeout } from './method-timeouts.js';
 
 export function attemptTimeout(hw: HandWritten, shape: Shape): Setting<number | undefined> {
   let best: { ms: number; node: Node } | undefined;
@@ -36,6 +38,12 @@ export function attemptTimeout(hw: HandWritten, shape: Shape): Setting<number | 
   if (own && own !== 'none') {
     const ms = evaluateAt(hw, own.expr, env);
     if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && (!best || ms < best.ms)) best = { ms, node: own.expr };
+  }
+  // A timer armed in the method of the class the operation calls (`this.fetchWithTimeout(url, init, timeout)`).
+  const method = best ? undefined : methodTimeout(hw, shape.operation);
+  if (method) {
+    const ms = evaluateAt(hw, method.expr, env);
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0) best = { ms, node: method.expr };
   }
   return best ? { value: best.ms, node: best.node } : { value: undefined };
 }
