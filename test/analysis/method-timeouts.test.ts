@@ -87,6 +87,9 @@ describe('a timer armed in the method a hand-written retry calls', () => {
   it("follows a method that hands on another method's result, and an inline aborting callback", () => {
     const code = client(`
   async send(url: string, init: RequestInit, timeout: number, controller: AbortController): Promise<Response> {
+    if (init.headers) {
+      await Promise.resolve();
+    }
     const response = await this.sendTimed(url, init, timeout, controller);
     return response;
   }
@@ -178,5 +181,75 @@ describe('look-alikes: a timer in the method that does not end the attempt', () 
   it('a duration written inside the method that the retried code does not pass stays unknown', () => {
     const code = client(nestedTimer().replace('setTimeout(abort, ms)', 'setTimeout(abort, Number(init.headers))'));
     expect(site(code)!.attemptTimeoutMs).toBeUndefined();
+  });
+});
+
+/** A retry whose per-attempt timeout comes from `this.build(options)`, which completes a local copy of the options. */
+const built = (build: string, helpers = '') => `
+declare function check(name: string, value: unknown): void;
+export class Client {
+  timeout: number;
+  constructor(opts: { timeout?: number } = {}) {
+    this.timeout = opts.timeout ?? 600000;
+  }
+  ${build}
+  private body({ options: { body, headers } }: { options: any }) { return { body, headers }; }
+  ${helpers}
+  async run(options: any, left = 2): Promise<Response> {
+    const { timeout } = await this.build(options);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeout);
+    try {
+      return await fetch(options.url, { signal: controller.signal });
+    } catch (e) {
+      if (left > 0) return this.run(options, left - 1);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}`;
+
+describe('the duration read through a local copy of the options', () => {
+  const copy = (between: string) => `async build(input: any) {
+    const options = { ...input };
+    const { method } = options;
+    if ('timeout' in options) check('timeout', options.timeout);
+    options.timeout = options.timeout ?? this.timeout;
+    ${between}
+    return { method, timeout: options.timeout };
+  }`;
+
+  it('reads the member the one statement sets, the copy only read, tested, destructured or taken apart by a method', () => {
+    const code = built(copy('const { body } = this.body({ options });'));
+    expect(site(code)).toMatchObject({ attempts: 3, attemptTimeoutMs: 600000 });
+    expect(durationFindings(code).map((f) => f.messageId)).toEqual(['needsQueue']);
+  });
+
+  it('stays unknown when the copy is handed on whole before the read (the callee may set the member)', () => {
+    const code = built(copy('prepare(options);'), '');
+    expect(site(code.replace('declare function check', 'declare function prepare(o: unknown): void;\ndeclare function check'))!.attemptTimeoutMs).toBeUndefined();
+    const kept = built(copy('const { body } = this.keep({ options });'), 'private keep({ options }: { options: any }) { return { body: options.body }; }');
+    expect(site(kept)!.attemptTimeoutMs).toBeUndefined();
+  });
+
+  it('stays unknown when the member is written twice, or in a branch', () => {
+    expect(site(built(copy('options.timeout = options.timeout * 2;')))!.attemptTimeoutMs).toBeUndefined();
+    const branch = copy('').replace('options.timeout = options.timeout ?? this.timeout;', 'if (input.slow) { options.timeout = 1000; }');
+    expect(site(built(branch))!.attemptTimeoutMs).toBeUndefined();
+  });
+
+  it("a write of a fresh object's member leaves the class field known; a write of another object's does not", () => {
+    const fresh = built(`async build(input: any) {
+    const options = { ...input };
+    options.timeout = 5;
+    return { timeout: input.timeout ?? this.timeout };
+  }`);
+    expect(site(fresh)).toMatchObject({ attemptTimeoutMs: 600000 });
+    const other = built(`async build(input: any) {
+    input.timeout = 5;
+    return { timeout: input.timeout ?? this.timeout };
+  }`);
+    expect(site(other)!.attemptTimeoutMs).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { absentBranch } from './presence.js';
 import { binaryValue, testRunnerFlag, unaryValue } from './operators.js';
 import { straightLineValue } from './straight-line.js';
+import { copyWriteSource, holdsFreshObject } from './copy-writes.js';
 import { fieldValue, knownThisField, staticFieldValue, typedFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, statusOf, type Env, type ModuleValues } from './environment.js';
@@ -433,6 +434,12 @@ export class Evaluator {
     if (field !== UNKNOWN) return field;
     const typed = objectNode.type === T.MemberExpression ? typedFieldValue(this, node, env, depth) : UNKNOWN;
     if (typed !== UNKNOWN) return typed;
+    // `options.timeout` of a local copy, after the one statement that sets it.
+    if (objectNode.type === T.Identifier && !node.computed) {
+      const variable = this.variableOf(objectNode);
+      const set = variable && holdsFreshObject(variable) ? copyWriteSource(variable, node) : undefined;
+      if (set) return this.eval(set, env, depth + 1);
+    }
     const object = this.eval(node.object, env, depth);
     let key: string | undefined;
     if (!node.computed) key = node.property.type === T.Identifier ? node.property.name : undefined;

@@ -20,6 +20,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { findVariable, staticPropertyName, unwrap } from '../ast.js';
 import { nodesAtWord } from '../node-lookup.js';
+import { holdsFreshObject } from './copy-writes.js';
 import type { Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';
 import { UNKNOWN, isSymbolic, type Value } from './values.js';
@@ -199,10 +200,16 @@ function otherWrites(sourceCode: Readonly<TSESLint.SourceCode>, name: string, al
     let member: Node = n;
     if (member.type === T.Identifier || member.type === T.PrivateIdentifier || member.type === T.Literal) member = n.parent ?? n;
     if (member.type !== T.MemberExpression) return false;
-    if (!allowed.has(member) && isWritten(member)) found = true;
+    // A write of a const's fresh object (`options.timeout = ...` on `const options = { ...input }`) is no write of an instance.
+    if (!allowed.has(member) && isWritten(member) && !freshObjectMember(sourceCode, member as TSESTree.MemberExpression)) found = true;
     return false;
   }, { atEnd: true });
   return found;
+}
+
+function freshObjectMember(sourceCode: Readonly<TSESLint.SourceCode>, member: TSESTree.MemberExpression): boolean {
+  const object = unwrap(member.object);
+  return object.type === T.Identifier && holdsFreshObject(findVariable(sourceCode.getScope(object), object.name));
 }
 
 /** Whether a member expression is the target of a write. */

@@ -48,6 +48,13 @@ export function frameFor(sourceCode: Readonly<TSESLint.SourceCode>, fn: Fn, args
 /** What a small function returns: one expression, or `if (c) return a; ... return b;`. */
 export type Returned = { readonly expr: Node } | { readonly test: Node; readonly then: Returned; readonly else: Returned };
 
+/** The one expression returned on every path, when the `if`s on the way all lead to the same return. */
+export function onlyReturned(ret: Returned): Node | undefined {
+  if ('expr' in ret) return ret.expr;
+  const a = onlyReturned(ret.then);
+  return a && a === onlyReturned(ret.else) ? a : undefined;
+}
+
 export function returnOf(fn: Fn): Returned | undefined {
   if (!fn.body) return undefined;
   if (fn.body.type !== T.BlockStatement) return { expr: fn.body };
@@ -84,6 +91,9 @@ function returnOfStatement(s: TSESTree.Statement, after?: () => Returned | undef
 /** The value returned: the branch the test decides, or the hull of both numbers. */
 export function evalReturn(ret: Returned, evaluate: (n: Node) => Value): Value {
   if ('expr' in ret) return evaluate(ret.expr);
+  // An `if` that returns nothing itself (`if (h) await ready;`) leads to the same return either way.
+  const one = onlyReturned(ret);
+  if (one) return evaluate(one);
   const t = truth(evaluate(ret.test));
   if (t !== UNKNOWN) return evalReturn(t ? ret.then : ret.else, evaluate);
   const a = toInterval(evalReturn(ret.then, evaluate));

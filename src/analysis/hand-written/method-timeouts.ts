@@ -33,7 +33,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { enclosingFunction, isFunctionNode, memberName, unwrap, walk } from '../ast.js';
 import { instanceMethod } from '../eval/calls.js';
-import { returnOf } from '../eval/functions.js';
+import { onlyReturned, returnOf } from '../eval/functions.js';
 import type { Node } from '../model.js';
 import type { HandWritten } from './attempts.js';
 import { calleeOf, chainRoot } from './control-flow.js';
@@ -98,8 +98,9 @@ function regionExpression(hw: HandWritten, n: Node, passed: ReadonlyMap<TSESTree
 /** The result of a method that only hands on another method's: `return await this.other(...)`, or a const holding it. */
 function handedOn(hw: HandWritten, fn: Fn): Call | undefined {
   const ret = returnOf(fn);
-  if (!ret || !('expr' in ret)) return undefined;
-  let n = unwrap(ret.expr);
+  const expr = ret && onlyReturned(ret);
+  if (!expr) return undefined;
+  let n = unwrap(expr);
   if (n.type === T.AwaitExpression) n = unwrap(n.argument);
   if (n.type === T.Identifier) {
     const def = hw.evaluator.variableOf(n)?.defs[0];
@@ -136,8 +137,9 @@ function aborts(hw: HandWritten, cb: Node): boolean {
     if (made) {
       const method = instanceMethod(unwrap((unwrap(made.callee) as TSESTree.MemberExpression).object) as TSESTree.ThisExpression, memberName(unwrap(made.callee))!);
       const ret = method && returnOf(method);
-      if (!ret || !('expr' in ret)) return false;
-      n = unwrap(ret.expr);
+      const expr = ret && onlyReturned(ret);
+      if (!expr) return false;
+      n = unwrap(expr);
     }
   }
   // `controller.abort.bind(controller)`
