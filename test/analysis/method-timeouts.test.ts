@@ -178,6 +178,11 @@ describe('look-alikes: a timer in the method that does not end the attempt', () 
     expect(site(kept)!.attemptTimeoutMs).toBeUndefined();
   });
 
+  it('two aborting timers in the method: which ends the attempt is not read', () => {
+    const code = client(nestedTimer().replace('const abort = this.makeAbort(controller);', 'const abort = this.makeAbort(controller);\n    setTimeout(() => controller.abort(), 5000);'));
+    expect(site(code)!.attemptTimeoutMs).toBeUndefined();
+  });
+
   it('a duration written inside the method that the retried code does not pass stays unknown', () => {
     const code = client(nestedTimer().replace('setTimeout(abort, ms)', 'setTimeout(abort, Number(init.headers))'));
     expect(site(code)!.attemptTimeoutMs).toBeUndefined();

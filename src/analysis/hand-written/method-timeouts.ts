@@ -63,6 +63,7 @@ export function methodTimeout(hw: HandWritten, operation: Node): { expr: Node; i
       passed.set(p, arg ? (depth === 0 ? arg : regionExpression(hw, arg, passed)) : null);
     });
     const ms = timerIn(hw, fn);
+    if (ms === 'many') return undefined;
     if (ms) {
       const inRegion = regionExpression(hw, ms, passed);
       if (inRegion) return { expr: inRegion, inRegion: true };
@@ -112,17 +113,20 @@ function handedOn(hw: HandWritten, fn: Fn): Call | undefined {
   return thisCall(n);
 }
 
-/** The duration of the first aborting timer that guards the method's attempt (see the module comment). */
-function timerIn(hw: HandWritten, fn: Fn): Node | undefined {
-  let found: Node | undefined;
+/**
+ * The duration of the aborting timer that guards the method's attempt (see the module comment);
+ * undefined when there is none, or more than one (which ends the attempt is not read here).
+ */
+function timerIn(hw: HandWritten, fn: Fn): Node | 'many' | undefined {
+  const found: Node[] = [];
   walk(fn.body!, (n) => {
-    if (found || n.type !== T.CallExpression || !isGlobalTimeout(hw, n)) return;
+    if (n.type !== T.CallExpression || !isGlobalTimeout(hw, n)) return;
     const [cb, ms] = n.arguments;
     if (!cb || !ms || cb.type === T.SpreadElement || ms.type === T.SpreadElement || !aborts(hw, cb)) return;
     const owner = enclosingFunction(n);
-    if (owner === fn || (owner && enclosingFunction(owner) === fn && guardsCall(hw, owner, n) && resultFrom(hw, fn, owner))) found = ms;
+    if (owner === fn || (owner && enclosingFunction(owner) === fn && guardsCall(hw, owner, n) && resultFrom(hw, fn, owner))) found.push(ms);
   }, { budget: 20_000 });
-  return found;
+  return found.length > 1 ? 'many' : found[0];
 }
 
 /** A timer callback that aborts: a function calling `.abort()`, or a const holding one (made here or returned by a method of the class). */

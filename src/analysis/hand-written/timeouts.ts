@@ -40,10 +40,10 @@ export function attemptTimeout(hw: HandWritten, shape: Shape): Setting<number | 
     if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && (!best || ms < best.ms)) best = { ms, node: own.expr };
   }
   // A timer armed in the method of the class the operation calls (`this.fetchWithTimeout(url, init, timeout)`).
-  const method = best ? undefined : methodTimeout(hw, shape.operation);
+  const method = methodTimeout(hw, shape.operation);
   if (method) {
     const ms = evaluateAt(hw, method.expr, env);
-    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0) best = { ms, node: method.expr };
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && (!best || ms < best.ms)) best = { ms, node: method.expr };
   }
   return best ? { value: best.ms, node: best.node } : { value: undefined };
 }
