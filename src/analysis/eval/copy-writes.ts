@@ -30,8 +30,18 @@ export function holdsFreshObject(variable: Variable | undefined): boolean {
   return decl.id === def.name && !!decl.init && unwrap(decl.init).type === T.ObjectExpression;
 }
 
-/** The expression the one statement `variable.key = e;` set before `read`, or undefined (see the module comment). */
+const sources = new WeakMap<Node, Node | null>();
+
+/** The expression the one statement `variable.key = e;` set before `read`, or undefined (see the module comment). Cached per read. */
 export function copyWriteSource(variable: Variable, read: TSESTree.MemberExpression): Node | undefined {
+  const hit = sources.get(read);
+  if (hit !== undefined) return hit ?? undefined;
+  const found = sourceOf(variable, read);
+  sources.set(read, found ?? null);
+  return found;
+}
+
+function sourceOf(variable: Variable, read: TSESTree.MemberExpression): Node | undefined {
   if (read.computed || read.property.type !== T.Identifier || !holdsFreshObject(variable)) return undefined;
   const key = read.property.name;
   const declaration = variable.defs[0]!.parent as TSESTree.VariableDeclaration;

@@ -49,7 +49,20 @@ const MAX_METHODS = 3;
  * Where the duration of the timer armed in the method the operation calls is written: an
  * expression of the retried code (`inRegion`) or of the method. Undefined when there is none.
  */
-export function methodTimeout(hw: HandWritten, operation: Node): { expr: Node; inRegion: boolean } | undefined {
+export function methodTimeout(hw: HandWritten, operation: Node): MethodTimeout | undefined {
+  const hit = cache.get(operation);
+  if (hit !== undefined) return hit ?? undefined;
+  const found = read(hw, operation);
+  cache.set(operation, found ?? null);
+  return found;
+}
+
+type MethodTimeout = { readonly expr: Node; readonly inRegion: boolean };
+
+/** Per operation: what the methods it calls arm does not depend on the attempt read. */
+const cache = new WeakMap<Node, MethodTimeout | null>();
+
+function read(hw: HandWritten, operation: Node): MethodTimeout | undefined {
   let call = thisCall(chainRoot(operation));
   if (!call) return undefined;
   // Each parameter of the methods followed, mapped to the expression of the retried code it gets (null: not one).
