@@ -100,8 +100,11 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     }
     // A verb is weak evidence: trust it only for a call made right in the retried code whose
     // promise the code waits on (remote operations are awaited; createHash() and
-    // addEventListener() are not), never inside helpers followed from there.
+    // addEventListener() are not), never inside helpers followed from there; and never for a
+    // function of the project declared to return no promise (`_patchConfig(): Partial<Options>`):
+    // whatever it sends, its body (followed above) says.
     if (depth > 0 || !awaited(call) || NOT_OPERATIONS.test(name ?? '')) return undefined;
+    if (method && returnsNoPromise(method.fn)) return undefined;
     const verb = verbOf(call.callee);
     if (!verb) return byComputedName(call, label, key);
     if (file.words().writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key() };
@@ -356,4 +359,36 @@ function calleeName(call: Operation['node']): string | undefined {
 /** `fetch()` of `fetch() (every request, POST included)`. */
 function calleeLabel(label: string): string {
   return label.replace(/ \(.*\)$/, '');
+}
+
+/** Type names that are never a promise, whatever their arguments (`Partial<Options>`, `Record<string, T>`). */
+const NOT_PROMISES = new Set(['Partial', 'Required', 'Record', 'Pick', 'Omit', 'Array', 'ReadonlyArray', 'Map', 'Set', 'ReadonlyMap', 'ReadonlySet', 'Date', 'RegExp', 'Error', 'URL', 'URLSearchParams', 'Headers', 'Buffer', 'Uint8Array']);
+
+/**
+ * A function that is not async and whose written return type is plainly no promise: a keyword
+ * type, a literal, an array or tuple, an object type without `then`, one of NOT_PROMISES, or a union
+ * of those. Without a written type (JavaScript), or with any other (an alias, `Observable<T>`,
+ * `any`), it may return one.
+ */
+function returnsNoPromise(fn: TSESTree.FunctionLike): boolean {
+  if (fn.async || fn.generator) return false;
+  const type = fn.returnType?.typeAnnotation;
+  return !!type && plainlyNoPromise(type);
+}
+
+function plainlyNoPromise(type: TSESTree.TypeNode): boolean {
+  switch (type.type) {
+    case T.TSStringKeyword: case T.TSNumberKeyword: case T.TSBooleanKeyword: case T.TSVoidKeyword:
+    case T.TSUndefinedKeyword: case T.TSNullKeyword: case T.TSNeverKeyword: case T.TSBigIntKeyword:
+    case T.TSSymbolKeyword: case T.TSLiteralType: case T.TSArrayType: case T.TSTupleType: case T.TSTypePredicate:
+      return true;
+    case T.TSTypeLiteral:
+      return !type.members.some((m) => (m.type === T.TSPropertySignature || m.type === T.TSMethodSignature) && m.key.type === T.Identifier && m.key.name === 'then');
+    case T.TSUnionType:
+      return type.types.every(plainlyNoPromise);
+    case T.TSTypeReference:
+      return type.typeName.type === T.Identifier && NOT_PROMISES.has(type.typeName.name);
+    default:
+      return false;
+  }
 }
