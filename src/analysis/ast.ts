@@ -144,6 +144,12 @@ function spreadsNoKey(target: Node, key: string, scopeOf: (n: Node) => Scope, de
   });
 }
 
+/** Whether a member expression is written in place: assigned, incremented or decremented, or deleted. */
+export function isWrittenMember(member: TSESTree.MemberExpression): boolean {
+  const w = member.parent;
+  return (w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UpdateExpression && w.argument === member) || (w?.type === T.UnaryExpression && w.operator === 'delete' && w.argument === member);
+}
+
 export function isNullish(n: Node): boolean {
   return (n.type === T.Literal && n.value === null) || (n.type === T.Identifier && n.name === 'undefined');
 }

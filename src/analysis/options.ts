@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { UNKNOWN, isStaticObject, toStatic, type Maybe, type StaticValue } from './eval/values.js';
 import type { Env } from './eval/environment.js';
-import { lookupProperty, staticPropertyName, unwrap } from './ast.js';
+import { isWrittenMember, lookupProperty, staticPropertyName, unwrap } from './ast.js';
 import { callerMayOmit, callerOptionsOf, parameterDefault, parameterDefaultApplies } from './eval/functions.js';
 import type { Evaluator } from './eval/evaluator.js';
 import { contextOf } from './library.js';
@@ -231,10 +231,7 @@ function mutated(evaluator: Evaluator, node: Node): boolean {
     for (const r of v.references) {
       const id = r.identifier as Node;
       const parent = id.parent;
-      if (parent?.type === T.MemberExpression && parent.object === id) {
-        const w = parent.parent;
-        if ((w?.type === T.AssignmentExpression && w.left === parent) || (w?.type === T.UpdateExpression && w.argument === parent) || (w?.type === T.UnaryExpression && w.operator === 'delete')) return true;
-      }
+      if (parent?.type === T.MemberExpression && parent.object === id && isWrittenMember(parent)) return true;
       if (parent?.type === T.CallExpression && parent.arguments[0] === id && evaluator.qualifiedName(parent.callee) === 'Object.assign') return true;
     }
     const def = v.defs.length === 1 ? v.defs[0] : undefined;

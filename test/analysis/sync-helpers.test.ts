@@ -19,17 +19,18 @@ describe('helpers declared to return no promise', () => {
           return patchConfig(config, { tags: [String(attempt)] });
         }
         createLabel(n: number): string { return 'attempt ' + n; }
+        createLabels(n: number): Record<string, string[]> { return { all: [this.createLabel(n)] }; }
         run(items: number[], config?: Partial<Options>) {
           return pRetry(async (attempt) => {
             const configs = items.map(() => this.patchConfigForRetry(attempt, config));
-            return Promise.all(configs.map((c) => this.createLabel(attempt) + JSON.stringify(c)));
+            return Promise.all(configs.map((c) => this.createLabel(attempt) + JSON.stringify(c) + JSON.stringify(this.createLabels(attempt))));
           }, { retries: 2, randomize: true });
         }
       }
     `)).toEqual([]);
   });
 
-  it('still trusts the verb of a function that may return a promise, and the body of a synchronous one', () => {
+  it('still trusts the verb of a function that may return a promise (an array of them included), and the body of a synchronous one', () => {
     expect(writes(`
       import pRetry from 'p-retry';
       declare const api: { createOrder(o: unknown): Promise<unknown> };
@@ -38,16 +39,20 @@ describe('helpers declared to return no promise', () => {
         createOrder(order: Order): Promise<unknown> { return api.createOrder(order); }
         async updateStock(id: string) { return api.createOrder(id); }
         submitForm(body: string): void { fetch('/forms', { method: 'POST', body }); }
+        createShipments(ids: string[]): Promise<unknown>[] { return ids.map((id) => api.createOrder(id)); }
         buy(order: Order) {
           return pRetry(() => this.createOrder(order), { retries: 2, randomize: true });
         }
         restock(id: string) {
           return pRetry(() => this.updateStock(id), { retries: 2, randomize: true });
         }
+        ship(ids: string[]) {
+          return pRetry(() => this.createShipments(ids), { retries: 2, randomize: true });
+        }
         submit(body: string) {
           return pRetry(async () => this.submitForm(body), { retries: 2, randomize: true });
         }
       }
-    `)).toEqual(['this.createOrder(order)', 'this.updateStock(id)', 'this.submitForm(body)']);
+    `)).toEqual(['this.createOrder(order)', 'this.updateStock(id)', 'this.createShipments(ids)', 'this.submitForm(body)']);
   });
 });

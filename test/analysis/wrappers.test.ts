@@ -619,7 +619,10 @@ export async function sendEmail(to: string, subject: string, retries = 3) {
     const at = project({ 'src/retry.ts': plain });
     const code = `import { withRetry } from './retry.js'; const job = () => load(); withRetry(job);`;
     expect(run(`import { withRetry } from './retry.js'; withRetry(() => load());`, { filename: at('src/first.ts') }).sites).toEqual([]);
+    // The second file's call is settled by what the first found, before `job` is evaluated.
+    const before = moduleCacheStats().settledUnread;
     expect(run(code, { filename: at('src/app.ts') }).sites).toEqual([]);
+    expect(moduleCacheStats().settledUnread - before).toBe(1);
     writeFileSync(at('src/retry.ts'), HELPER_TS);
     utimesSync(at('src/retry.ts'), new Date(), new Date(Date.now() + 5000));
     await new Promise((resolve) => setTimeout(resolve, FRESH_MS + 50));

@@ -17,7 +17,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { enclosingFunction, patternKey, staticPropertyName, unwrap, type Variable } from '../ast.js';
+import { enclosingFunction, isWrittenMember, patternKey, staticPropertyName, unwrap, type Variable } from '../ast.js';
 import { instanceMethod } from './calls.js';
 
 type Node = TSESTree.Node;
@@ -55,7 +55,7 @@ function sourceOf(variable: Variable, read: TSESTree.MemberExpression): Node | u
     const p = id.parent;
     if (p?.type === T.MemberExpression && p.object === id) {
       const w = p.parent;
-      const written = (w?.type === T.AssignmentExpression && w.left === p) || w?.type === T.UpdateExpression || (w?.type === T.UnaryExpression && w.operator === 'delete');
+      const written = isWrittenMember(p);
       const called = w?.type === T.CallExpression && w.callee === p;
       if (called) return undefined;
       if (!written) continue;

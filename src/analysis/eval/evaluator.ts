@@ -6,7 +6,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, lookupProperty, memberName, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
+import { constInitializer, findVariable, isWrittenMember, lookupProperty, memberName, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS } from './builtins.js';
 import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { absentBranch } from './presence.js';
@@ -527,8 +527,7 @@ function writtenField(variable: Variable | undefined, node: TSESTree.MemberExpre
   return variable.references.some((r) => {
     const member = (r.identifier as Node).parent;
     if (member?.type !== T.MemberExpression || member.object !== r.identifier || member.computed || member.property.type !== T.Identifier || member.property.name !== key) return false;
-    const w = member.parent;
-    return (w?.type === T.UpdateExpression && w.argument === member) || (w?.type === T.AssignmentExpression && w.left === member) || (w?.type === T.UnaryExpression && w.operator === 'delete');
+    return isWrittenMember(member);
   });
 }
 

@@ -26,6 +26,7 @@ import type { BoundCall } from './helper-call.js';
 import { interceptorSites } from './interceptors.js';
 import { loopSite } from './loops.js';
 import { recursionSite } from './recursion.js';
+import { LOGGER_NAME } from '../operations/vocabulary.js';
 
 export type { BoundCall } from './helper-call.js';
 
@@ -117,11 +118,10 @@ const ERROR_WORD = /[.{,]\s*err(?:or)?\b/g;
 function isResultError(n: Node): boolean {
   const p = n.parent;
   if (n.type !== T.Identifier || !p) return false;
-  if (p.type === T.MemberExpression) return p.property === n && !p.computed && unwrap(p.object).type === T.Identifier && !LOGGERS.test((unwrap(p.object) as TSESTree.Identifier).name);
+  if (p.type === T.MemberExpression) return p.property === n && !p.computed && unwrap(p.object).type === T.Identifier && !LOGGER_NAME.test((unwrap(p.object) as TSESTree.Identifier).name);
   return p.type === T.Property && (p.key === n || (p.shorthand && p.value === n)) && !p.computed && p.parent?.type === T.ObjectPattern;
 }
 
-const LOGGERS = /^(?:console|logger|log)$/;
 
 /** The `ok` of `res.ok`, the `status` of `err.status` (not a variable or key of that name). */
 function isStatusProperty(n: Node): boolean {

@@ -18,6 +18,7 @@ import { buildSite, type Constraint, type Shape } from './site.js';
 import { isSleepCall, loopSleeps } from './sleeps.js';
 import { loopFieldCounters } from './field-counters.js';
 import { immediateWayBack } from './immediate.js';
+import { LOGGER_NAME } from '../operations/vocabulary.js';
 
 export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
   const scan = scanLoop(loop);
@@ -294,7 +295,6 @@ function mayGoOn(st: TSESTree.Statement, loop: Loop): boolean {
   return found;
 }
 
-const LOGGER = /^(?:console|logger|log)$/;
 const LOG_METHOD = /^(?:log|debug|info|warn|error|trace)$/;
 
 /** The call being repeated: the first awaited call that is not a sleep, else the first call statement. */
@@ -314,7 +314,7 @@ export function operationOf(hw: HandWritten, awaits: readonly TSESTree.AwaitExpr
     const name = calleeName(root);
     const callee = unwrap(root.callee);
     const object = callee.type === T.MemberExpression ? unwrap(callee.object) : undefined;
-    if (object?.type === T.Identifier && LOGGER.test(object.name)) continue;
+    if (object?.type === T.Identifier && LOGGER_NAME.test(object.name)) continue;
     if (name && LOG_METHOD.test(name)) continue;
     return root;
   }

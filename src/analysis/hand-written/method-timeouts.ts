@@ -38,6 +38,7 @@ import type { Node } from '../model.js';
 import type { HandWritten } from './attempts.js';
 import { calleeOf, chainRoot } from './control-flow.js';
 import { isGlobalTimeout } from './sleeps.js';
+import { callsAbort } from './timeouts.js';
 
 type Fn = TSESTree.FunctionLike;
 type Call = TSESTree.CallExpression;
@@ -68,7 +69,7 @@ function read(hw: HandWritten, operation: Node): MethodTimeout | undefined {
   // Each parameter of the methods followed, mapped to the expression of the retried code it gets (null: not one).
   const passed = new Map<TSESTree.Identifier, Node | null>();
   for (let depth = 0; depth < MAX_METHODS && call; depth++) {
-    const fn = instanceMethod(unwrap((unwrap(call.callee) as TSESTree.MemberExpression).object) as TSESTree.ThisExpression, memberName(unwrap(call.callee))!);
+    const fn = methodOf(call);
     if (!fn?.body || fn.params.length < call.arguments.length || call.arguments.some((a) => a.type === T.SpreadElement)) return undefined;
     fn.params.forEach((p, i) => {
       if (p.type !== T.Identifier) return;
@@ -93,6 +94,12 @@ function thisCall(n: Node): Call | undefined {
   if (n.type !== T.CallExpression) return undefined;
   const callee = unwrap(n.callee);
   return callee.type === T.MemberExpression && !callee.computed && unwrap(callee.object).type === T.ThisExpression && memberName(callee) !== undefined ? n : undefined;
+}
+
+/** The method of the class a `this.name(...)` call (thisCall) runs. */
+function methodOf(call: Call): Fn | undefined {
+  const callee = unwrap(call.callee) as TSESTree.MemberExpression;
+  return instanceMethod(unwrap(callee.object) as TSESTree.ThisExpression, memberName(callee)!);
 }
 
 /** The parameter of a followed method that an identifier names. */
@@ -152,7 +159,7 @@ function aborts(hw: HandWritten, cb: Node): boolean {
     n = unwrap(decl.init);
     const made = thisCall(n);
     if (made) {
-      const method = instanceMethod(unwrap((unwrap(made.callee) as TSESTree.MemberExpression).object) as TSESTree.ThisExpression, memberName(unwrap(made.callee))!);
+      const method = methodOf(made);
       const ret = method && returnOf(method);
       const expr = ret && onlyReturned(ret);
       if (!expr) return false;
@@ -161,12 +168,7 @@ function aborts(hw: HandWritten, cb: Node): boolean {
   }
   // `controller.abort.bind(controller)`
   if (n.type === T.CallExpression && memberName(unwrap(n.callee)) === 'bind') return memberName(unwrap((unwrap(n.callee) as TSESTree.MemberExpression).object)) === 'abort';
-  if (!isFunctionNode(n)) return false;
-  let calls = false;
-  walk(n.body!, (m) => {
-    if (m.type === T.CallExpression && memberName(unwrap(m.callee)) === 'abort' && m.arguments.length <= 1) calls = true;
-  }, { budget: 500 });
-  return calls;
+  return isFunctionNode(n) && callsAbort(n);
 }
 
 /**

@@ -66,11 +66,16 @@ function timeoutExpression(hw: HandWritten, call: TSESTree.CallExpression): Node
   if (!isGlobalTimeout(hw, call)) return undefined;
   const [fn, ms] = call.arguments;
   if (!fn || !ms || !isFunctionNode(fn)) return undefined;
+  return callsAbort(fn) ? ms : undefined;
+}
+
+/** Whether a timer's callback aborts something: its body calls `.abort()` (`controller.abort()`, `abort(reason)` on a member). */
+export function callsAbort(fn: TSESTree.FunctionLike): boolean {
   let aborts = false;
-  walk(fn.body, (n) => {
-    if (n.type === T.CallExpression && memberName(unwrap(n.callee)) === 'abort' && n.arguments.length <= 1) aborts = true;
-  });
-  return aborts ? ms : undefined;
+  if (fn.body) walk(fn.body, (n) => {
+    if (!aborts && n.type === T.CallExpression && memberName(unwrap(n.callee)) === 'abort' && n.arguments.length <= 1) aborts = true;
+  }, { budget: 2000 });
+  return aborts;
 }
 
 /** `Promise.race([...])` on the global Promise. */

@@ -12,6 +12,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { memberName, unwrap, walk } from '../ast.js';
 import { abortFilter, constructsAbort } from '../hand-written/abort-filter.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside, writtenOptionKeys } from './shared.js';
+import { LOGGER_NAME } from '../operations/vocabulary.js';
 
 /**
  * p-retry: `pRetry(fn, {retries})`, `makeRetriable(fn, opts)`; retries default 10, no jitter. The
@@ -97,8 +98,8 @@ function mayStop(node: Node | undefined, ctx: AnalysisContext): boolean {
 /** A receiver that logs (`console`, `logger`, `log`, `this.logger`): handing it the failure stops nothing. */
 function isLogger(owner: Node | undefined, named: (o: Node | undefined, name: string) => boolean): boolean {
   if (!owner) return false;
-  if (owner.type === T.MemberExpression && unwrap(owner.object).type === T.ThisExpression) return /^(?:logger|log)$/.test(memberName(owner) ?? '');
-  return named(owner, 'console') || (owner.type === T.Identifier && /^(?:logger|log)$/.test(owner.name));
+  if (owner.type === T.MemberExpression && unwrap(owner.object).type === T.ThisExpression) return LOGGER_NAME.test(memberName(owner) ?? '');
+  return owner.type === T.Identifier && LOGGER_NAME.test(owner.name) && (owner.name !== 'console' || named(owner, 'console'));
 }
 
 /** `AbortError` imported from p-retry (`new AbortError(err)`, `err instanceof AbortError`). */

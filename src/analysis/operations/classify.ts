@@ -361,13 +361,15 @@ function calleeLabel(label: string): string {
   return label.replace(/ \(.*\)$/, '');
 }
 
-/** Type names that are never a promise, whatever their arguments (`Partial<Options>`, `Record<string, T>`). */
-const NOT_PROMISES = new Set(['Partial', 'Required', 'Record', 'Pick', 'Omit', 'Array', 'ReadonlyArray', 'Map', 'Set', 'ReadonlyMap', 'ReadonlySet', 'Date', 'RegExp', 'Error', 'URL', 'URLSearchParams', 'Headers', 'Buffer', 'Uint8Array']);
+/** Object types made from another (`Partial<Options>`), never a promise whatever they are made from. */
+const SHAPES = new Set(['Partial', 'Required', 'Pick', 'Omit', 'Date', 'RegExp', 'Error', 'URL', 'URLSearchParams', 'Headers', 'Buffer', 'Uint8Array']);
+/** Containers: no promise when what they hold is none (`Promise<void>[]` still hands promises back). */
+const CONTAINERS = new Set(['Array', 'ReadonlyArray', 'Set', 'ReadonlySet', 'Map', 'ReadonlyMap', 'Record']);
 
 /**
  * A function that is not async and whose written return type is plainly no promise: a keyword
- * type, a literal, an array or tuple, an object type without `then`, one of NOT_PROMISES, or a union
- * of those. Without a written type (JavaScript), or with any other (an alias, `Observable<T>`,
+ * type, a literal, an object type without `then`, one of SHAPES, an array, tuple or one of
+ * CONTAINERS holding no promise, or a union of those. Without a written type (JavaScript), or with any other (an alias, `Observable<T>`,
  * `any`), it may return one.
  */
 function returnsNoPromise(fn: TSESTree.FunctionLike): boolean {
@@ -380,14 +382,23 @@ function plainlyNoPromise(type: TSESTree.TypeNode): boolean {
   switch (type.type) {
     case T.TSStringKeyword: case T.TSNumberKeyword: case T.TSBooleanKeyword: case T.TSVoidKeyword:
     case T.TSUndefinedKeyword: case T.TSNullKeyword: case T.TSNeverKeyword: case T.TSBigIntKeyword:
-    case T.TSSymbolKeyword: case T.TSLiteralType: case T.TSArrayType: case T.TSTupleType: case T.TSTypePredicate:
+    case T.TSSymbolKeyword: case T.TSLiteralType: case T.TSTypePredicate:
       return true;
+    case T.TSArrayType:
+      return plainlyNoPromise(type.elementType);
+    case T.TSTupleType:
+      return type.elementTypes.every((t) => t.type !== T.TSNamedTupleMember && t.type !== T.TSOptionalType && t.type !== T.TSRestType ? plainlyNoPromise(t) : false);
     case T.TSTypeLiteral:
       return !type.members.some((m) => (m.type === T.TSPropertySignature || m.type === T.TSMethodSignature) && m.key.type === T.Identifier && m.key.name === 'then');
     case T.TSUnionType:
       return type.types.every(plainlyNoPromise);
-    case T.TSTypeReference:
-      return type.typeName.type === T.Identifier && NOT_PROMISES.has(type.typeName.name);
+    case T.TSTypeReference: {
+      const name = type.typeName.type === T.Identifier ? type.typeName.name : '';
+      if (SHAPES.has(name)) return true;
+      // Record<K, V> and Map<K, V> hold their last argument; Array<T> and Set<T> their only one.
+      const held = type.typeArguments?.params.at(-1);
+      return CONTAINERS.has(name) && !!held && plainlyNoPromise(held);
+    }
     default:
       return false;
   }

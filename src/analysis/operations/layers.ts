@@ -30,6 +30,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
   const builtIn = file.libraries.filter((l) => l.builtInRetry);
   /** Libraries whose client this file builds: its site says how that client retries, not the defaults. */
   let builtHere: Set<string> | undefined;
+  let nodesOfSites: Set<Node> | undefined;
+  const siteNodes = () => (nodesOfSites ??= new Set(sites().map((s) => s.node)));
 
   function clientVariables(): Map<Variable, RetrySite[]> {
     if (clientMap) return clientMap;
@@ -112,7 +114,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
         out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
       }
       // A call that is a retry site of its own (`ky.get(url, { retry: 0 })`) is judged by what it writes, above.
-      if (clients.length === 0 && builtIn.length > 0 && !sites().some((s) => s.node === call)) {
+      if (clients.length === 0 && builtIn.length > 0 && !siteNodes().has(call)) {
         const facet = builtInRetryOf(call);
         // One finding per layer: a second call through the same client says nothing new.
         if (!facet || defaults.has(facet)) continue;

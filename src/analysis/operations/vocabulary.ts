@@ -11,6 +11,9 @@ import { propertyKey, unwrap } from '../ast.js';
 import { METHOD_SHORTCUTS } from '../libraries/http-shared.js';
 import type { OperationKind } from './types.js';
 
+/** Names of objects that only log (`console.warn(err)`, `logger.error(e)`, `this.log.debug(...)`): a call on them changes nothing the code reads. */
+export const LOGGER_NAME = /^(?:console|logger|log)$/;
+
 const DEFAULT_READ_VERBS = ['get', 'fetch', 'find', 'list', 'read', 'load', 'search', 'query', 'head', 'describe', 'retrieve', 'lookup', 'count', 'exists', 'download', 'resolve', 'check', 'poll', 'select', 'scan', 'peek', 'show'];
 const DEFAULT_WRITE_VERBS = ['create', 'send', 'charge', 'pay', 'register', 'submit', 'insert', 'post', 'transfer', 'save', 'upsert', 'publish', 'refund', 'capture', 'book', 'reserve', 'place', 'purchase', 'withdraw', 'deposit', 'enqueue', 'notify', 'email', 'sms', 'increment', 'decrement', 'issue', 'confirm', 'approve', 'dispatch', 'ship', 'order', 'checkout', 'invite', 'mint', 'debit', 'credit', 'patch', 'update'];
 /** Verbs of writes that land in the same state however often they are repeated. */

@@ -121,17 +121,11 @@ export function findWrapperSites(
       // What the call's own text settles first (a function written in it, a call inside a retry);
       // before the names it passes are evaluated, a module an earlier file of the run already
       // found to offer none of the names called settles every call through it.
-      let calls = through.filter((c) => passesFunctionLiteral(c.call) || insideRetry(c.call));
-      let instances = built.filter((c) => passesFunctionLiteral(c.call));
-      if (calls.length === 0 && instances.length === 0) {
-        if (knownWithout(binding.module, filename, [...through.map((c) => exportName(c.path)), ...built.map((i) => methodExport(owner, i.method))])) continue;
-        calls = through.filter((c) => passesFunction(c.call, ctx) || makesRetrier(c.call, ctx));
-        instances = built.filter((c) => passesFunction(c.call, ctx));
-        if (calls.length === 0 && instances.length === 0) continue;
-      } else {
-        calls = through.filter((c) => calls.includes(c) || passesFunction(c.call, ctx) || makesRetrier(c.call, ctx));
-        instances = built.filter((c) => instances.includes(c) || passesFunction(c.call, ctx));
-      }
+      const settled = through.some((c) => passesFunctionLiteral(c.call) || insideRetry(c.call)) || built.some((c) => passesFunctionLiteral(c.call));
+      if (!settled && knownWithout(binding.module, filename, [...through.map((c) => exportName(c.path)), ...built.map((i) => methodExport(owner, i.method))])) continue;
+      const calls = through.filter((c) => passesFunction(c.call, ctx) || insideRetry(c.call) || makesRetrier(c.call, ctx));
+      const instances = built.filter((c) => passesFunction(c.call, ctx));
+      if (calls.length === 0 && instances.length === 0) continue;
       // resolveImport keeps its own cache of resolutions: no second memo here.
       const file = resolveImport(binding.module, filename);
       if (!file) continue;

@@ -46,6 +46,8 @@ const workspaceResolutions = new Map<string, string | undefined>();
 const relativeResolutions = new Map<string, { file: string | undefined; checkedAt: number }>();
 let parses = 0;
 let reuses = 0;
+/** Bindings settled by knownWithout, before any argument was evaluated. */
+let settledUnread = 0;
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 /**
@@ -82,8 +84,8 @@ export function clearModuleCache(): void {
 }
 
 /** Cache statistics, for tests of the per-keystroke cost. */
-export function moduleCacheStats(): { modules: number; parses: number; reuses: number } {
-  return { modules: summaries.size, parses, reuses };
+export function moduleCacheStats(): { modules: number; parses: number; reuses: number; settledUnread: number } {
+  return { modules: summaries.size, parses, reuses, settledUnread };
 }
 
 const BUILTINS: ReadonlySet<string> = new Set(builtinModules);
@@ -179,7 +181,9 @@ export function knownWithout(specifier: string, fromFile: string, names: readonl
   const hit = summaries.get(file);
   if (!hit?.summary || versionOf(file, hit, performance.now()) !== 'current') return false;
   const { summary } = hit;
-  return summary.reexports.length === 0 && !names.some((n) => summary.helpers.has(n));
+  const settled = summary.reexports.length === 0 && !names.some((n) => summary.helpers.has(n));
+  if (settled) settledUnread++;
+  return settled;
 }
 
 /**
