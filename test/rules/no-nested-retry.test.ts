@@ -43,6 +43,18 @@ run('no-nested-retry', rule, {
       errors: [{ messageId: 'nestedRetry', line: 3, data: { outer: 'pRetry()', inner: 'ky.get() (ky, by default)', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '; no edit of the inner layer can be suggested safely here' }, suggestions: [] }],
     },
     {
+      // A ky instance the file creates does not configure the module's own default instance:
+      // \`ky.get()\` still retries by default.
+      code: `import pRetry from 'p-retry';\nimport ky from 'ky';\nexport const api = ky.create({ retry: 0 });\nexport const load = (url) => pRetry(() => ky.get(url).json(), ${opts});`,
+      errors: [{ messageId: 'nestedRetry', line: 4, data: { outer: 'pRetry()', inner: 'ky.get() (ky, by default)', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '; no edit of the inner layer can be suggested safely here' }, suggestions: [] }],
+    },
+    {
+      // A call on the response (\`.json()\`) sends nothing more: one finding, at the request.
+      code: `import pRetry from 'p-retry';\nimport ky from 'ky';\nconst api = ky.create({ retry: { limit: 2, methods: ['get'] } });\nexport const load = (url) => pRetry(() => api.get(url).json(), ${opts});`,
+      errors: [{ messageId: 'nestedRetry', line: 4, column: 43, endColumn: 55, data: { outer: 'pRetry()', inner: 'api.get() (ky.create())', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '' },
+        suggestions: [{ messageId: 'disableInner', output: `import pRetry from 'p-retry';\nimport ky from 'ky';\nconst api = ky.create({ retry: { limit: 0, methods: ['get'] } });\nexport const load = (url) => pRetry(() => api.get(url).json(), ${opts});` }] }],
+    },
+    {
       // A discord.js channel handed in: every request goes through @discordjs/rest, which retries
       // 5xx and network errors 3 times by default. One finding for the layer, not one per call.
       code: `import type { TextChannel } from 'discord.js';\nexport async function safeSend(channel: TextChannel, content: string) {\n  for (let n = 0; n < 3; n++) {\n    try {\n      if (content) return await channel.send({ content });\n      return await channel.send({ content: '-' });\n    } catch (e) { await new Promise((r) => setTimeout(r, 200 * 2 ** n * Math.random())); }\n  }\n}`,

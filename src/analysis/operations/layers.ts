@@ -104,7 +104,12 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     }
     for (const call of file.callsIn(scope)) {
       const clients = clientSitesOf(call);
+      // `api.get(url).json()`: the request is `api.get(url)`; the call on its result sends nothing
+      // more through the client, so the layer is reported once, at the request.
+      const request = clients.length ? innerCall(call) : undefined;
+      const sent = request ? clientSitesOf(request) : [];
       for (const client of clients) {
+        if (sent.includes(client)) continue;
         if (client.connection === 'reconnection') continue;
         const a = client.attempts.value;
         if (typeof a !== 'number' || a <= 1) continue;
@@ -133,8 +138,12 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     const request = http.requestOf(call);
     if (request) {
       const library = file.descriptorOf(request.client);
-      if (!library?.builtInRetry || !usable(library)) return undefined;
-      return !library.builtInRetry.moduleCallsOnly || throughModule(call, library) ? library.builtInRetry : undefined;
+      const facet = library?.builtInRetry;
+      if (!library || !facet) return undefined;
+      // `ky.get(url)` goes through the module's own default instance whatever instances the file
+      // also creates (`ky.create({...})`): their configuration says nothing about it.
+      if (facet.moduleCallsOnly) return throughModule(call, library) ? facet : undefined;
+      return usable(library) ? facet : undefined;
     }
     for (const library of builtIn) {
       if (!usable(library)) continue;
@@ -142,6 +151,13 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       if (facet.matches?.(call, ctx) || library.operations?.classify(call, ctx) !== undefined) return facet;
     }
     return undefined;
+  }
+
+  /** The nearest call the callee is made on (`api.get(url)` in `api.get(url).json()`), if any. */
+  function innerCall(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
+    let n: Node = unwrap(call.callee);
+    while (n.type === T.MemberExpression) n = unwrap(n.object);
+    return n.type === T.CallExpression ? n : undefined;
   }
 
   /** Whether a call goes through the library's module export itself (`ky.get(url)`, `ky(url)`), not an instance of it. */
