@@ -33,6 +33,13 @@ run('no-nested-retry', rule, {
      await pRetry(() => openai.chat.completions.create({ model, messages }), ${opts});`,
     // A resource path of another SDK is not the OpenAI client.
     `import pRetry from 'p-retry'; export const send = (twilio) => pRetry(() => twilio.messages.create({ to, body }), ${opts});`,
+    // A function of the file that only builds a retrying function (a factory) runs no retry when called.
+    `import pRetry from 'p-retry'; function makeLoader(url) { return () => pRetry(() => fetch(url), ${opts}); }
+     await pRetry(() => makeLoader('/a'), ${opts});`,
+    // A function retrying by calling itself is the outer retry, not a layer under it.
+    `export async function load(url, n = 0) { try { return await fetch(url); } catch (e) { if (n >= 2) throw e; await new Promise((r) => setTimeout(r, 100 * 2 ** n * Math.random())); return load(url, n + 1); } }`,
+    // An rxjs projection downstream of the retry is not resubscribed by it.
+    `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  one(id: string) { return this.http.get('/a/' + id).pipe(retry({ count: 2, delay: 500 })); }\n  two(id: string) { return this.http.get('/b/' + id).pipe(retry({ count: 2, delay: 500 }), switchMap(() => this.one(id))); }\n}`,
     // Two retries side by side are not nested.
     `import pRetry from 'p-retry'; await pRetry(() => fetch('/a'), ${opts}); await pRetry(() => fetch('/b'), ${opts});`,
   ],
@@ -53,6 +60,19 @@ run('no-nested-retry', rule, {
       code: `import pRetry from 'p-retry';\nimport ky from 'ky';\nconst api = ky.create({ retry: { limit: 2, methods: ['get'] } });\nexport const load = (url) => pRetry(() => api.get(url).json(), ${opts});`,
       errors: [{ messageId: 'nestedRetry', line: 4, column: 43, endColumn: 55, data: { outer: 'pRetry()', inner: 'api.get() (ky.create())', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '' },
         suggestions: [{ messageId: 'disableInner', output: `import pRetry from 'p-retry';\nimport ky from 'ky';\nconst api = ky.create({ retry: { limit: 0, methods: ['get'] } });\nexport const load = (url) => pRetry(() => api.get(url).json(), ${opts});` }] }],
+    },
+    {
+      // A function of this file that retries on its own, called in another retry.
+      code: `import pRetry from 'p-retry';\nasync function getA() { return pRetry(() => fetch('/a'), ${opts}); }\nexport const outer = () => pRetry(() => getA(), ${opts});`,
+      errors: [{ messageId: 'nestedRetry', line: 3, column: 41, data: { outer: 'pRetry()', inner: 'getA() (pRetry())', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '' },
+        suggestions: [{ messageId: 'disableInner', output: `import pRetry from 'p-retry';\nasync function getA() { return pRetry(() => fetch('/a'), ${opts.replace('retries: 2', 'retries: 0')}); }\nexport const outer = () => pRetry(() => getA(), ${opts});` }] }],
+    },
+    {
+      // An Angular service: the switchMap projection upstream of the retry is resubscribed with it,
+      // and the method it calls pipes its own request through retry(3): 4 x 4 GETs.
+      code: `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  one(id: string) { return this.http.get('/a/' + id).pipe(retry(3)); }\n  two(id: string) { return this.http.put('/a/' + id, {}).pipe(switchMap(() => this.one(id)), retry(3)); }\n}`,
+      errors: [{ messageId: 'nestedRetry', line: 6, data: { outer: 'retry()', inner: 'this.one() (retry())', outerAttempts: 4, innerAttempts: 4, total: '16', noEdit: '' },
+        suggestions: [{ messageId: 'disableInner', output: `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  one(id: string) { return this.http.get('/a/' + id).pipe(retry(0)); }\n  two(id: string) { return this.http.put('/a/' + id, {}).pipe(switchMap(() => this.one(id)), retry(3)); }\n}` }] }],
     },
     {
       // A discord.js channel handed in: every request goes through @discordjs/rest, which retries

@@ -6,6 +6,8 @@ const opts = `{ retries: 2, minTimeout: 500, randomize: true }`;
 
 run('no-unsafe-write-retry', rule, {
   valid: [
+    // A projection rxjs does not subscribe to (`map`), and one downstream of the retry: not repeated.
+    `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap, map } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  a(id: string) { return this.http.get('/a/' + id).pipe(map((x) => this.http.post('/log', x)), retry({ count: 2, delay: 500 })); }\n  b(id: string) { return this.http.get('/a/' + id).pipe(retry({ count: 2, delay: 500 }), switchMap((x) => this.http.post('/log', x))); }\n}`,
     // Wide-corpus regressions: a promise executor's setTimeout is the sleep, and a bare setX()
     // is a local setter, even with idempotent methods reported (the AWS SDK's retry loops).
     {
@@ -116,6 +118,11 @@ run('no-unsafe-write-retry', rule, {
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.post('/x', b), { retries: 0 });`,
   ],
   invalid: [
+    {
+      // A resubscription runs the switchMap projection upstream of the retry again: its POST repeats.
+      code: `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  load(id: string) { return this.http.get('/a/' + id).pipe(switchMap((x) => this.http.post('/log', x)), retry({ count: 2, delay: 500 })); }\n}`,
+      errors: [{ messageId: 'unsafeWrite', line: 5, column: 77, endColumn: 102, suggestions: [{ messageId: 'sendKey', output: `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  load(id: string) { const idempotencyKey = crypto.randomUUID();\n  return this.http.get('/a/' + id).pipe(switchMap((x) => this.http.post('/log', x, { headers: { 'Idempotency-Key': idempotencyKey } })), retry({ count: 2, delay: 500 })); }\n}` }] }],
+    },
     {
       // A bare function named like a built-in's method (Array#push, socket.send, Map#delete) keeps
       // its verb: only a method of a built-in object is no remote write.

@@ -17,7 +17,7 @@ import { callsItself, createClassifier, withSiteMethods, type Classifier } from 
 import { cycleReferences, onCycle } from '../call-cycles.js';
 import { createImportedValueReader, createMethodResolver, type OpenModule } from './members.js';
 import { resolveImport } from '../wrappers/modules.js';
-import { createFileFacts, inside, type FileFacts } from './file.js';
+import { createFileFacts, inside, localFunction, type FileFacts } from './file.js';
 import { createHttpReader } from './http.js';
 import { createKeyReader } from './keys.js';
 import { createLayerReader } from './layers.js';
@@ -119,6 +119,11 @@ export function createOperationAnalysis(
         const shownAt = site.operation && !inside(site.operation, scope) && !inside(site.node, scope) && !inside(scope, site.node) ? site.operation : undefined;
         groups.push({ scope, operations: withSiteMethods(site, repeatable(withoutWayBack(site, operations, file), scope), ctx), shownAt });
       }
+      // `source$.pipe(switchMap(() => this.load(id)), retry(3))`: a resubscription runs the
+      // projections upstream of the retry again, and subscribes to what they return.
+      for (const projection of upstreamProjections(site)) {
+        groups.push({ scope: projection, operations: repeatable(classifier.operationsIn(projection, new Set()), projection) });
+      }
     }
     const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
     const httpCalls = scopes.flatMap(http.callsIn);
@@ -148,6 +153,26 @@ export function createOperationAnalysis(
     const source = site.operation ? unwrap(site.operation) : undefined;
     if (source?.type === T.CallExpression && !inside(source, site.node)) return source;
     return undefined;
+  }
+
+  /**
+   * The functions an rxjs flattening operator piped before the site (`switchMap`, `mergeMap`,
+   * `concatMap`, `exhaustMap` imported from rxjs) projects each value into an observable with.
+   */
+  function upstreamProjections(site: RetrySite): TSESTree.FunctionLike[] {
+    const pipe = site.node.parent;
+    if (pipe?.type !== T.CallExpression || pipe.callee.type !== T.MemberExpression || pipe.callee.computed ||
+      pipe.callee.property.type !== T.Identifier || pipe.callee.property.name !== 'pipe') return [];
+    const at = pipe.arguments.indexOf(site.node as TSESTree.CallExpressionArgument);
+    const out: TSESTree.FunctionLike[] = [];
+    for (const arg of at > 0 ? pipe.arguments.slice(0, at) : []) {
+      if (arg.type !== T.CallExpression || arg.callee.type !== T.Identifier) continue;
+      const ref = ctx.imports.resolve(arg.callee);
+      if (!ref || !/^rxjs(?:\/operators)?$/.test(ref.module) || !FLATTENING.has(ref.path)) continue;
+      const fn = arg.arguments[0] && unwrap(arg.arguments[0]);
+      if (fn && isFunctionNode(fn)) out.push(fn);
+    }
+    return out;
   }
 
   /** A method handed over by reference, `this.create` or `this.create.bind(this)`: the method of this file it runs. */
@@ -192,6 +217,9 @@ function withoutWayBack(site: RetrySite, operations: Operation[], file: FileFact
   return operations.filter((op) => !handling.some((h) => inside(h.branch, op.node) && op.node.range[1] <= h.before));
 }
 
+/** rxjs operators that subscribe to the observable their projection returns. */
+const FLATTENING: ReadonlySet<string> = new Set(['switchMap', 'mergeMap', 'concatMap', 'exhaustMap', 'flatMap']);
+
 function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[], follow: FollowEnvironment, repeatedBy: (fn: TSESTree.FunctionLike) => readonly Operation[] | undefined) {
   const file = createFileFacts(ctx, settings, libraries);
   // The files opened from here, by path: a method followed into one of them may send its request
@@ -218,7 +246,20 @@ function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], 
     }
     return c;
   };
-  const classifier: Classifier = createClassifier(file, http, keys, { resolver: createMethodResolver(ctx, follow.filename, open), classifierOf, repeatedBy });
-  const layers = createLayerReader(file, sites, classifier, http);
+  const resolver = createMethodResolver(ctx, follow.filename, open);
+  const classifier: Classifier = createClassifier(file, http, keys, { resolver, classifierOf, repeatedBy });
+  // A function or method of this file a retried call runs (its own retries nest under the caller's).
+  const localCallee = (call: TSESTree.CallExpression): TSESTree.FunctionLike | undefined => {
+    const local = localFunction(call.callee, ctx);
+    if (local) return local;
+    const callee = unwrap(call.callee);
+    if (callee.type !== T.MemberExpression) return undefined;
+    const object = unwrap(callee.object);
+    // Only this file's objects and classes: an imported object's methods are another file's business.
+    if (object.type !== T.ThisExpression && (object.type !== T.Identifier || ctx.imports.resolve(object))) return undefined;
+    const target = resolver.methodOf(call.callee);
+    return target?.ctx === ctx ? target.fn : undefined;
+  };
+  const layers = createLayerReader(file, sites, classifier, http, localCallee);
   return { file, http, keys, classifier, layers };
 }

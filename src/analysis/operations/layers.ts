@@ -7,8 +7,9 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { BreakerQuery, BuiltInRetryFacet, LibraryDescriptor } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { findVariable, unwrap } from '../ast.js';
-import type { Classifier } from './classify.js';
+import { enclosingFunction, findVariable, unwrap } from '../ast.js';
+import { onCycle } from '../call-cycles.js';
+import { callsItself, type Classifier } from './classify.js';
 import { runsOnceOnTheWayOut } from './settled.js';
 import type { HttpReader } from './http.js';
 import { callLabel, inside, type FileFacts } from './file.js';
@@ -23,7 +24,10 @@ export interface LayerReader {
   breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined;
 }
 
-export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier, http: HttpReader): LayerReader {
+/** The function of this file a call runs (`load()`, `this.getAddress(id)`), when it is known. */
+export type LocalCallee = (call: TSESTree.CallExpression) => TSESTree.FunctionLike | undefined;
+
+export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier, http: HttpReader, localCallee?: LocalCallee): LayerReader {
   const { ctx } = file;
   let clientMap: Map<Variable, RetrySite[]> | undefined;
   const breakers = file.libraries.filter((l) => l.breaker);
@@ -93,6 +97,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
   function nestedIn(site: RetrySite, scope: Node): NestedRetry[] {
     const out: NestedRetry[] = [];
     const defaults = new Set<BuiltInRetryFacet>();
+    const layered = new Set<RetrySite>();
     for (const other of sites()) {
       // A connection re-established while the client lives is no retry of the calls made through it.
       if (other === site || !inside(scope, other.node) || other.kind === 'durable' || other.connection === 'reconnection') continue;
@@ -117,6 +122,15 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
         // Clients that only retry idempotent methods do not repeat this write.
         if (op?.kind === 'write' && client.retriesWrites?.value !== true) continue;
         out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
+      }
+      // A call of a function of this file that retries on its own (`this.getAddress(id)` whose body
+      // pipes the request through `retry(3)`): that retry is a layer under this one.
+      if (localCallee && !siteNodes().has(call)) {
+        for (const inner of retriesRunBy(call, site)) {
+          if (layered.has(inner)) continue;
+          layered.add(inner);
+          out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label})`, attempts: inner.attempts.value as number, site: inner });
+        }
       }
       // A call that is a retry site of its own (`ky.get(url, { retry: 0 })`) is judged by what it writes, above.
       if (clients.length === 0 && builtIn.length > 0 && !siteNodes().has(call)) {
@@ -151,6 +165,35 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       if (facet.matches?.(call, ctx) || library.operations?.classify(call, ctx) !== undefined) return facet;
     }
     return undefined;
+  }
+
+  /**
+   * The retries a call of a function of this file runs: sites in its body (not in a function it only
+   * defines), with a known count above one, that are not the outer retry itself (a recursion, the
+   * other function of a cycle) and not a client it builds (building one sends nothing).
+   */
+  function retriesRunBy(call: TSESTree.CallExpression, outer: RetrySite): RetrySite[] {
+    const fn = localCallee!(call);
+    if (!fn || inside(fn, outer.node) || inside(outer.node, fn) || callsItself(call, ctx) || onCycle(ctx, call)) return [];
+    const out: RetrySite[] = [];
+    for (const other of sites()) {
+      if (other === outer || other.node === fn || other.clientLevel || other.executions || other.kind === 'durable' || other.connection === 'reconnection') continue;
+      if (!inside(fn, other.node) || !runsWith(other.node, fn)) continue;
+      const a = other.attempts.value;
+      if (typeof a !== 'number' || a <= 1) continue;
+      if (runsOnceOnTheWayOut(call, outer.node, ctx)) continue;
+      out.push(other);
+    }
+    return out;
+  }
+
+  /** Whether code in `fn` runs when `fn` does: no function between them but callbacks handed to a call. */
+  function runsWith(node: Node, fn: TSESTree.FunctionLike): boolean {
+    for (let f = enclosingFunction(node); f && f !== fn; f = enclosingFunction(f)) {
+      const p = f.parent;
+      if (p?.type !== T.CallExpression || !p.arguments.includes(f as TSESTree.CallExpressionArgument)) return false;
+    }
+    return true;
   }
 
   /** The nearest call the callee is made on (`api.get(url)` in `api.get(url).json()`), if any. */
