@@ -24,7 +24,7 @@ export default createRule<Options, MessageIds>({
       noDelay:
         '{{label}} retries immediately, with no wait between attempts (R-RES-RE-X3). Back off exponentially: first wait about 500 ms, then multiply by 2.',
       constantDelay:
-        '{{label}} waits the same time before every retry, so clients hit a recovering dependency in step (R-RES-RE-X3). Back off exponentially with multiplier 2.',
+        '{{label}} {{constant}} (R-RES-RE-X3). Back off exponentially with multiplier 2{{keep}}.',
       linearDelay:
         '{{label}} grows its wait linearly, which does not relieve a struggling dependency (R-RES-RE-X3). Back off exponentially with multiplier 2.',
       fallingDelay:
@@ -47,7 +47,7 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: model.findingNode(site, site.delay.node),
             messageId: falling ? 'fallingDelay' : MESSAGE_BY_GROWTH[growth as keyof typeof MESSAGE_BY_GROWTH],
-            data: { label: site.label, waits: falling ? formatWaits(falling, formatDuration) : '' },
+            data: { label: site.label, waits: falling ? formatWaits(falling, formatDuration) : '', ...constantWording(site.jitter.value === true) },
             suggest: suggestion ? [{ messageId: 'useExponential', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }] : [],
           });
         }
@@ -55,3 +55,14 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
+
+/**
+ * How a constant schedule is described: a random wait in a fixed range (`1000 + Math.random() *
+ * 1000`, async-retry's default randomisation with `factor: 1`) does not bring clients back in step;
+ * only its lack of growth is wrong.
+ */
+function constantWording(jittered: boolean): { constant: string; keep: string } {
+  return jittered
+    ? { constant: 'waits about as long before every retry (randomised, but not growing), so a dependency that stays overloaded gets no relief from it', keep: ', keeping the randomness' }
+    : { constant: 'waits the same time before every retry, so clients hit a recovering dependency in step', keep: '' };
+}

@@ -560,6 +560,11 @@ describe('hand-written look-alikes that are not retries', () => {
           return parseWith(content, parsers, index);
         });
       }
+      function tryNode(nodes, index, done) {
+        if (index === nodes.length) return done(new Error('all failed'));
+        const node = nodes[index];
+        getInfo(node, (err) => { if (err) tryNode(nodes, index + 1, done); else done(); });
+      }
     `, { js: true });
   });
 

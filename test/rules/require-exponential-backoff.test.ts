@@ -55,8 +55,9 @@ run('require-exponential-backoff', rule, {
     },
     {
       code: `const FACTOR = 1;\nconst retry = require('async-retry');\nretry(async () => run(), { retries: 2, factor: FACTOR });`,
+      // async-retry randomises by default: the waits are random, but they do not grow.
       errors: [{
-        messageId: 'constantDelay', line: 3, column: 40,
+        messageId: 'constantDelay', line: 3, column: 40, data: { label: 'retry()', constant: 'waits about as long before every retry (randomised, but not growing), so a dependency that stays overloaded gets no relief from it', keep: ', keeping the randomness', waits: '' },
         suggestions: [{ messageId: 'useExponential', data: { edit: 'minTimeout: 500, factor: 2' }, output: `const FACTOR = 1;\nconst retry = require('async-retry');\nretry(async () => run(), { retries: 2, factor: 2, minTimeout: 500 });` }],
       }],
     },

@@ -6,7 +6,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, memberName, unwrap, walk, type Variable } from '../ast.js';
+import { constInitializer, contains, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { cycleReferences, type CycleReference } from '../call-cycles.js';
 import { STATUS_KEYS } from '../eval/evaluator.js';
 import { FIELD_ENV } from '../eval/fields.js';
@@ -537,10 +537,18 @@ function sleepsBefore(hw: HandWritten, fn: Fn, operation: Node, found: readonly 
 }
 
 /** Whether the operation indexes by a counter (`parsers[index]`). */
-function readsCounterIndex(hw: HandWritten, operation: Node, region: Region): boolean {
+function readsCounterIndex(hw: HandWritten, operation: Node, region: Region, depth = 0): boolean {
   let hit = false;
   walkExpression(operation, (n) => {
-    if (hit || n.type !== T.MemberExpression || !n.computed) return;
+    if (hit) return;
+    // `const node = nodes[index]; getInfo(node, ...)`: the element picked by the counter, through a
+    // constant of the function read by the operation.
+    if (n.type === T.Identifier && depth < 2) {
+      const init = constInitializer(hw.evaluator.variableOf(n));
+      if (init && contains(region.root, init) && readsCounterIndex(hw, init, region, depth + 1)) hit = true;
+      return;
+    }
+    if (n.type !== T.MemberExpression || !n.computed) return;
     walkExpression(n.property, (x) => {
       if (x.type !== T.Identifier) return;
       const state = region.vars.get(hw.evaluator.variableOf(x)!);
