@@ -39,16 +39,25 @@ export function nodesByShortcut(sourceCode: Readonly<TSESLint.SourceCode>, type:
   return undefined;
 }
 
+/** The last character before `index` that is not white space ('' at the start of the text). */
+function previousNonSpace(text: string, index: number): string {
+  let i = index - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  return i >= 0 ? text[i]! : '';
+}
+
 /**
  * The nodes a word of the text belongs to, in document order, without duplicates: for each match
  * of `pattern` (a global regex), the deepest node whose range holds the match's first (or last)
- * character, kept when `accept` says so.
+ * character, kept when `accept` says so. With `after`, only matches whose previous character other
+ * than white space is one of its characters: a pattern that starts with a literal word lets the
+ * regex engine skip ahead, three times as fast as a leading character class.
  */
 export function nodesAtWord(
   sourceCode: Readonly<TSESLint.SourceCode>,
   pattern: RegExp,
   accept: (node: TSESTree.Node) => boolean,
-  { atEnd = false }: { atEnd?: boolean } = {},
+  { atEnd = false, after }: { atEnd?: boolean; after?: string } = {},
 ): TSESTree.Node[] {
   const text = sourceCode.text;
   // A global pattern is used as given (nothing here re-enters it); compiling a copy per file cost
@@ -58,6 +67,7 @@ export function nodesAtWord(
   const out: TSESTree.Node[] = [];
   const seen = new Set<TSESTree.Node>();
   for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (after !== undefined && !after.includes(previousNonSpace(text, m.index))) continue;
     // `atEnd`: the node at the match's last character (the name after `.\s*`), not its first.
     const node = nodeAt(sourceCode, atEnd ? m.index + m[0].length - 1 : m.index);
     if (node && !seen.has(node) && accept(node)) {

@@ -53,7 +53,7 @@ export function findHandWrittenSites(ctx: AnalysisContext, bound?: BoundCall): R
     if (loop) loops.add(loop);
   }
   // A returned result's error in a loop: `result.error`, or `const { data, error } = await op()`.
-  for (const id of nodesAtWord(sourceCode, ERROR_WORD, isResultError, { atEnd: true })) {
+  for (const id of nodesAtWord(sourceCode, ERROR_WORD, isResultError, { atEnd: true, after: '.{,' })) {
     const loop = nearestLoop(id.parent!);
     if (loop) loops.add(loop);
   }
@@ -111,8 +111,9 @@ function guard<R>(f: () => R | undefined): R | undefined {
 }
 
 // Only a property (`result.error`) or a destructured key (`{ data, error }`) is a returned error:
-// the word after `.`, `{` or `,`, which skips `catch (err)`, `err.message` and most other uses.
-const ERROR_WORD = /[.{,]\s*err(?:or)?\b/g;
+// the word after `.`, `{` or `,` (nodesAtWord's `after`), which skips `catch (err)`, `err.message`
+// and most other uses.
+const ERROR_WORD = /err(?:or)?\b/g;
 
 /** The `error` of `result.error` (on a variable) or of `const { error } = ...`. */
 function isResultError(n: Node): boolean {
