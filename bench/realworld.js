@@ -15,16 +15,15 @@
 // arguments, 1 when a file crashed the plugin, did not parse, or a repository was not available.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ESLint } from 'eslint';
-import tsParser from '@typescript-eslint/parser';
 import safeRetry from '../dist/index.js';
 import { LabelError, checkAgainstSnapshots, loadLabels, partFiles } from './lib/realworld/labels.js';
 import { corpusFigures, consoleReport, markdownReport } from './lib/realworld/report.js';
 import { labelledFiles, noteKey, score } from './lib/realworld/score.js';
 import { extract, lineCounts, locate, mirrorDir } from './lib/realworld/snapshots.js';
+import { PREFIX, repositoryLinter } from './lib/realworld/lint.js';
 
 // Internal analysis errors are swallowed so a user's lint run survives them; here they count.
 process.env['SAFE_RETRY_STRICT_ANALYSIS'] = '1';
@@ -38,7 +37,6 @@ process.on('warning', (w) => {
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const here = join(root, 'bench/realworld');
-const PREFIX = 'safe-retry/';
 
 function usage(message) {
   console.error(`realworld: ${message}\nusage: npm run realworld -- DIR [--mirror PATH] [--only owner/name] [--rule R] [--json] [--label NAME] [--parts DIR]`);
@@ -121,35 +119,6 @@ if (sites.length === 0) log(`realworld: no labelled sites yet (${parts.length} p
 // ------------------------------------------------------------------------------------------------
 // Extraction and linting, one repository at a time
 
-const JS = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts', '**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs'];
-
-/** The preset as a user of the plugin turns it on, the repository's own config and directives left out. */
-function lintConfig(sourceType) {
-  return [
-    { files: JS, languageOptions: { parser: tsParser, ecmaVersion: 'latest', sourceType, parserOptions: { ecmaFeatures: { jsx: false } } } },
-    { files: ['**/*.jsx', '**/*.tsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
-    { ...safeRetry.configs.recommended, files: JS },
-    safeRetry.configs.resilience4j,
-    { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
-  ];
-}
-
-/** Node's rule: .mjs/.mts are modules, .cjs/.cts CommonJS, the rest follow the nearest package.json in the repository. */
-function sourceTypeOf(repoDir, path) {
-  if (/\.m[jt]s$/.test(path)) return 'module';
-  if (/\.c[jt]s$/.test(path)) return 'commonjs';
-  for (let dir = dirname(join(repoDir, path)); dir.startsWith(repoDir); dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (!existsSync(manifest)) continue;
-    try {
-      return JSON.parse(readFileSync(manifest, 'utf8')).type === 'module' ? 'module' : 'commonjs';
-    } catch {
-      return 'commonjs';
-    }
-  }
-  return 'commonjs';
-}
-
 const findings = [];
 const crashes = [];
 const unparsed = [];
@@ -170,19 +139,11 @@ for (const [repo, paths] of labelledFiles(sites)) {
     missing.push({ repo, reason: `extraction failed: ${String(error.message).split('\n')[0]}`, sites: sites.filter((s) => s.repo === repo).length });
     continue;
   }
-  const linters = {};
-  const linterFor = (sourceType) => (linters[sourceType] ??= new ESLint({ cwd: dir, overrideConfigFile: true, overrideConfig: lintConfig(sourceType) }));
+  const lint = repositoryLinter(dir);
   for (const path of [...paths].sort()) {
     linted++;
     try {
-      const sourceType = sourceTypeOf(dir, path);
-      let [result] = await linterFor(sourceType).lintFiles([join(dir, path)]);
-      // Bundled application code (Next.js, Create React App, Vite) writes ES modules in .js files of a
-      // package without "type": "module"; a user's ESLint parses .js as a module by default. A file that
-      // does not parse as its package's module system is linted as the other one.
-      if (result.messages.some((m) => m.fatal && /sourceType|import' and 'export|'return' outside/.test(m.message))) {
-        [result] = await linterFor(sourceType === 'module' ? 'commonjs' : 'module').lintFiles([join(dir, path)]);
-      }
+      const result = await lint(path);
       for (const m of result.messages) {
         if (m.fatal) unparsed.push({ repo, path, line: m.line, message: m.message });
         else if (m.ruleId?.startsWith(PREFIX)) findings.push({ repo, path, line: m.line, column: m.column, endLine: m.endLine, rule: m.ruleId.slice(PREFIX.length), message: m.message });
