@@ -149,7 +149,7 @@ export function buildModel(
     reportInternalError('wrappers', sourceCode, error);
   }
   const operations = createOperationAnalysis(context, () => sites, settings, libraries, { filename: env?.filename, open });
-  return { sites, imports, evaluator, context, operations, sitesFor: siteSelection(sites, libraries), findingNode: findingNodes(() => sites) };
+  return { sites, imports, evaluator, context, operations, sitesFor: siteSelection(sites, libraries, operations.overriddenByEveryCall), findingNode: findingNodes(() => sites) };
 }
 
 /** The context every reader of one parsed file shares: evaluator, imports, options and a node index. */

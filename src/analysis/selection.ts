@@ -9,6 +9,7 @@
  */
 import type { LibraryDescriptor } from './library.js';
 import type { HelperFinding, RetrySite } from './model.js';
+import type { ClientSetting } from './operations/types.js';
 
 export type Aspect = 'attempts' | 'duration' | 'backoff' | 'jitter' | 'breaker' | 'writes' | 'keys' | 'client-errors' | 'nested';
 
@@ -46,17 +47,23 @@ export interface AspectPolicy {
    * count and time only; the waits are the reconnection's, judged there once.
    */
   readonly queuedRequest: boolean;
+  /**
+   * A client's settings that, when every call through it writes them itself (the client used only
+   * in its file, only by calls), leave this aspect nothing to judge at the client: its defaults
+   * there apply to no request, and each call is judged by what it writes.
+   */
+  readonly overriddenByCalls?: readonly ClientSetting[];
 }
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts'] },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
-  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true },
+  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts', 'delay'] },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
-  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false },
+  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['delay'] },
   // R-RES-RE-X3's jitter: only where the engine has a setting for it.
-  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false },
+  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['jitter'] },
   // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
   breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: false },
   // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
@@ -71,6 +78,7 @@ export function selectSites(
   sites: readonly RetrySite[],
   aspect: Aspect,
   descriptorOf: (id: string) => LibraryDescriptor | undefined,
+  overriddenByEveryCall: (site: RetrySite, setting: ClientSetting) => boolean = () => false,
 ): RetrySite[] {
   const policy = SELECTION[aspect];
   return sites.filter((site) => {
@@ -85,18 +93,23 @@ export function selectSites(
     if (site.repair && !policy.repair) return false;
     if (site.connection === 'reconnection' && (policy.reconnection === 'never' || site.implicit)) return false;
     if (site.connection === 'queued-request' && !policy.queuedRequest) return false;
+    if (site.clientLevel && policy.overriddenByCalls?.some((setting) => overriddenByEveryCall(site, setting))) return false;
     return true;
   });
 }
 
 /** `model.sitesFor`: each aspect's list built on the first question and kept with the model. */
-export function siteSelection(sites: readonly RetrySite[], libraries: readonly LibraryDescriptor[]): (aspect: Aspect) => readonly RetrySite[] {
+export function siteSelection(
+  sites: readonly RetrySite[],
+  libraries: readonly LibraryDescriptor[],
+  overriddenByEveryCall?: (site: RetrySite, setting: ClientSetting) => boolean,
+): (aspect: Aspect) => readonly RetrySite[] {
   const lists = new Map<Aspect, RetrySite[]>();
   let byId: Map<string, LibraryDescriptor> | undefined;
   const descriptorOf = (id: string) => (byId ??= new Map(libraries.map((l) => [l.id, l]))).get(id);
   return (aspect) => {
     let list = lists.get(aspect);
-    if (!list) lists.set(aspect, (list = selectSites(sites, aspect, descriptorOf)));
+    if (!list) lists.set(aspect, (list = selectSites(sites, aspect, descriptorOf, overriddenByEveryCall)));
     return list;
   };
 }

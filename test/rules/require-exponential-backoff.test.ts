@@ -3,6 +3,8 @@ import { run } from '../helpers/rule-tester.js';
 
 run('require-exponential-backoff', rule, {
   valid: [
+    // A client used only here, only by calls that each write their own delay: its default delay applies to no request.
+    `import fetchRetry from 'fetch-retry';\nconst fetchWithRetry = fetchRetry(globalThis.fetch);\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, minTimeout: 500 });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, factor: 2 });`,
     // A factor we cannot read is unknown: no report.
@@ -21,6 +23,11 @@ run('require-exponential-backoff', rule, {
     "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, { retries: 4, retryDelay: (n) => Math.min([1000, 3000, 4000, 9000, 9000][n - 1] ?? 4000, 4000) });",
   ],
   invalid: [
+    {
+      // Exported, the client may be called elsewhere with its defaults: they are judged.
+      code: `import fetchRetry from 'fetch-retry';\nexport const fetchWithRetry = fetchRetry(globalThis.fetch);\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });`,
+      errors: [{ messageId: 'constantDelay', line: 2, column: 31, endColumn: 41, suggestions: [{ messageId: 'useExponential', output: `import fetchRetry from 'fetch-retry';\nexport const fetchWithRetry = fetchRetry(globalThis.fetch, { retryDelay: (attempt) => Math.random() * 500 * 2 ** attempt });\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });` }] }],
+    },
     {
       // `(n - 1) ^ 2` is XOR, not a power: 60 s, 4 min, 60 s. Waits that fall back are no backoff.
       code: "import axios from 'axios';\nimport axiosRetry from 'axios-retry';\naxiosRetry(axios, {\n  retryDelay: (retryCount) => (retryCount === 1 ? 1 : ((retryCount - 1) ^ 2) + 1) * 60_000,\n});",

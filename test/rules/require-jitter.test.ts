@@ -4,6 +4,8 @@ import { twoPathLoop } from '../helpers/loops.js';
 
 run('require-jitter', rule, {
   valid: [
+    // A client used only here, only by calls that each write their own delay: its default delay applies to no request.
+    `import fetchRetry from 'fetch-retry';\nconst fetchWithRetry = fetchRetry(globalThis.fetch);\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });`,
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, randomize: true });`,
     // async-retry randomises by default.
     `const retry = require('async-retry'); retry(async () => run(), { retries: 2 });`,
@@ -13,6 +15,11 @@ run('require-jitter', rule, {
     twoPathLoop('delay = delay * 3'),
   ],
   invalid: [
+    {
+      // Exported, the client may be called elsewhere with its defaults: they are judged.
+      code: `import fetchRetry from 'fetch-retry';\nexport const fetchWithRetry = fetchRetry(globalThis.fetch);\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });`,
+      errors: [{ messageId: 'noJitter', line: 2, column: 31, endColumn: 41, suggestions: [{ messageId: 'addJitter', output: `import fetchRetry from 'fetch-retry';\nexport const fetchWithRetry = fetchRetry(globalThis.fetch, { retryDelay: (attempt) => Math.random() * 500 * 2 ** attempt });\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });` }] }],
+    },
     {
       // The same backoff step written on both failure paths (the 5xx branch and the catch) moves
       // the wait once per attempt: 500 ms doubling, no randomness.

@@ -22,7 +22,7 @@ import { createHttpReader } from './http.js';
 import { createKeyReader } from './keys.js';
 import { createLayerReader } from './layers.js';
 import { runsOnceOnTheWayOut } from './settled.js';
-import type { Operation, OperationAnalysis, OperationFacts, OperationGroup } from './types.js';
+import type { ClientSetting, Operation, OperationAnalysis, OperationFacts, OperationGroup } from './types.js';
 
 export type * from './types.js';
 export { inside } from './file.js';
@@ -185,10 +185,23 @@ export function createOperationAnalysis(
     return target?.ctx === ctx ? target.fn : undefined;
   }
 
+  /** Sites by their node, for the calls through a client that are sites of their own. */
+  let byNode: Map<Node, RetrySite> | undefined;
+  function overriddenByEveryCall(site: RetrySite, setting: ClientSetting): boolean {
+    const calls = site.clientLevel ? parts().layers.onlyUses(site) : undefined;
+    if (!calls?.length) return false;
+    byNode ??= new Map(sites().map((s) => [s.node, s]));
+    return calls.every((call) => {
+      const own = byNode!.get(call)?.[setting].node;
+      return !!own && inside(call, own);
+    });
+  }
+
   return {
     facts,
     clientSitesOf: (call) => parts().layers.clientSitesOf(call),
     breakerOf: (site) => parts().layers.breakerOf(site, facts(site).groups),
+    overriddenByEveryCall,
   };
 }
 

@@ -20,6 +20,12 @@ export interface LayerReader {
   clientSitesOf(call: Node): readonly RetrySite[];
   /** The calls sent through the client a client-level site configures. */
   callsThroughClient(site: RetrySite): TSESTree.CallExpression[];
+  /**
+   * Those calls when they are the client's only uses: bound to a variable of this file that is not
+   * exported and whose every other reference is such a call. Undefined when the client may be used
+   * elsewhere (exported, handed on, kept on an instance).
+   */
+  onlyUses(site: RetrySite): TSESTree.CallExpression[] | undefined;
   nestedIn(site: RetrySite, scope: Node): NestedRetry[];
   breakerOf(site: RetrySite, groups: readonly OperationGroup[]): Node | undefined;
 }
@@ -92,6 +98,29 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       }
     }
     return out;
+  }
+
+  function onlyUses(site: RetrySite): TSESTree.CallExpression[] | undefined {
+    if (!site.clientLevel || site.executions) return undefined;
+    const variables = [...clientVariables()].filter(([, list]) => list.includes(site)).map(([v]) => v);
+    if (variables.length !== 1) return undefined;
+    const v = variables[0]!;
+    const declaration = v.defs[0]?.parent;
+    if (v.defs.length !== 1 || declaration?.parent?.type === T.ExportNamedDeclaration) return undefined;
+    const calls = callsThroughClient(site);
+    const callees = new Set(calls.map((c) => rootOf(c.callee)));
+    for (const ref of v.references) {
+      if (ref.init) continue;
+      if (!callees.has(ref.identifier as Node)) return undefined;
+    }
+    return calls;
+  }
+
+  /** The identifier a callee chain starts from (`api` of `api.get`). */
+  function rootOf(callee: Node): Node {
+    let n: Node = callee;
+    while (n.type === T.MemberExpression) n = n.object;
+    return n;
   }
 
   function nestedIn(site: RetrySite, scope: Node): NestedRetry[] {
@@ -222,5 +251,5 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     return undefined;
   }
 
-  return { clientSitesOf, callsThroughClient, nestedIn, breakerOf };
+  return { clientSitesOf, callsThroughClient, onlyUses, nestedIn, breakerOf };
 }

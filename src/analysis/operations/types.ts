@@ -109,4 +109,13 @@ export interface OperationAnalysis {
   clientSitesOf(call: Node): readonly RetrySite[];
   /** Whether a circuit breaker is composed with the site (cockatiel wrap, runtime `breaker`, opossum). */
   breakerOf(site: RetrySite): Node | undefined;
+  /**
+   * Whether a client's setting is in force nowhere: the client is used only in this file, only by
+   * calls, and every call writes that setting itself (`fetchRetry(fetch)` whose every call passes
+   * `retryDelay`). Its defaults are then judged at no request, and the calls are judged by their own.
+   */
+  overriddenByEveryCall(site: RetrySite, setting: ClientSetting): boolean;
 }
+
+/** The settings a call through a client may write for itself. */
+export type ClientSetting = 'attempts' | 'delay' | 'jitter';

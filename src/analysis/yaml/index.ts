@@ -63,6 +63,7 @@ export function buildYamlModel(sourceCode: Readonly<TSESLint.SourceCode>, filena
   const operations: OperationAnalysis = {
     facts: () => NO_FACTS,
     clientSitesOf: () => [],
+    overriddenByEveryCall: () => false,
     breakerOf: (site) => site.breaker as TSESTree.Node | undefined,
   };
   return { sites, imports: EMPTY_IMPORTS, evaluator, context, operations, sitesFor: siteSelection(sites, []), findingNode: (site, node) => node ?? site.reportNode };
