@@ -13,6 +13,11 @@ export interface Setting<V> {
   readonly value: Maybe<V>;
   /** The property or argument that sets it; undefined when the library default applies. */
   readonly node?: Node | undefined;
+  /**
+   * Written in the options of the client a call goes through (`got.extend({ retry })`), not at the
+   * call: the client's own site is judged for it there, once, and the call is not judged for it again.
+   */
+  readonly inherited?: boolean | undefined;
 }
 
 export type Growth = 'none' | 'constant' | 'linear' | 'exponential' | 'polynomial' | 'custom';
@@ -34,6 +39,8 @@ export interface DelaySchedule {
   readonly leastWorst?: ((n: number) => Maybe<number>) | undefined;
   /** Where the backoff is configured (the squiggle for backoff findings). */
   readonly node?: Node | undefined;
+  /** Written on the client a call goes through (see Setting.inherited). */
+  readonly inherited?: boolean | undefined;
 }
 
 export interface ClientErrorInclusion {

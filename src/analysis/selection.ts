@@ -53,17 +53,22 @@ export interface AspectPolicy {
    * there apply to no request, and each call is judged by what it writes.
    */
   readonly overriddenByCalls?: readonly ClientSetting[];
+  /**
+   * The settings that, all inherited from the client a call goes through (written in its options,
+   * not at the call), leave this aspect to the client's own site: judged there once.
+   */
+  readonly inherits?: readonly ClientSetting[];
 }
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts'] },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts'], inherits: ['attempts'] },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
-  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts', 'delay'] },
+  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts', 'delay'], inherits: ['attempts', 'delay'] },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
-  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['delay'] },
+  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['delay'], inherits: ['delay'] },
   // R-RES-RE-X3's jitter: only where the engine has a setting for it.
-  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['jitter'] },
+  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['jitter'], inherits: ['jitter'] },
   // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
   breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: false },
   // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
@@ -94,6 +99,7 @@ export function selectSites(
     if (site.connection === 'reconnection' && (policy.reconnection === 'never' || site.implicit)) return false;
     if (site.connection === 'queued-request' && !policy.queuedRequest) return false;
     if (site.clientLevel && policy.overriddenByCalls?.some((setting) => overriddenByEveryCall(site, setting))) return false;
+    if (!site.clientLevel && policy.inherits?.every((setting) => site[setting].inherited)) return false;
     return true;
   });
 }

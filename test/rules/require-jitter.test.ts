@@ -16,6 +16,11 @@ run('require-jitter', rule, {
   ],
   invalid: [
     {
+      // The call writes its count and takes the client's delay: one finding, where the delay is written, not again at the call.
+      code: `import fetchRetry from 'fetch-retry';\nconst api = fetchRetry(globalThis.fetch, { retryDelay: (n: number) => 500 * 2 ** n });\nexport const load = (url: string) => api(url, { retries: 2 });`,
+      errors: [{ messageId: 'noJitter', line: 2, column: 44, endColumn: 83, suggestions: [{ messageId: 'addJitter', output: `import fetchRetry from 'fetch-retry';\nconst api = fetchRetry(globalThis.fetch, { retryDelay: (attempt) => Math.random() * Math.min(2000, 500 * 2 ** attempt) });\nexport const load = (url: string) => api(url, { retries: 2 });` }] }],
+    },
+    {
       // Exported, the client may be called elsewhere with its defaults: they are judged.
       code: `import fetchRetry from 'fetch-retry';\nexport const fetchWithRetry = fetchRetry(globalThis.fetch);\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });`,
       errors: [{ messageId: 'noJitter', line: 2, column: 31, endColumn: 41, suggestions: [{ messageId: 'addJitter', output: `import fetchRetry from 'fetch-retry';\nexport const fetchWithRetry = fetchRetry(globalThis.fetch, { retryDelay: (attempt) => Math.random() * 500 * 2 ** attempt });\nexport const load = (url: string) => fetchWithRetry(url, { retries: 2, retryDelay: (n: number) => Math.random() * 500 * 2 ** n });` }] }],

@@ -318,13 +318,14 @@ export function memberCall(expr: Node): { call: TSESTree.CallExpression; member:
 /**
  * A call through a client inherits the client's settings, which the client's own site already
  * reports where they are written. The call's site keeps the values (they are what the call does)
- * but not those nodes, so one written setting never draws the same finding twice.
+ * but not those nodes, and marks them inherited, so one written setting never draws the same
+ * finding twice (the selection policy leaves them to the client's site).
  */
 export function withoutInherited(site: RetrySite, parents: readonly OptionsView[]): RetrySite {
   const objects = parents.map((v) => v.object).filter((o): o is TSESTree.ObjectExpression => !!o);
   if (objects.length === 0) return site;
   const inherited = (n: Node | undefined) => !!n && objects.some((o) => contains(o, n));
-  const own = <S extends { node?: Node | undefined }>(s: S): S => (inherited(s.node) ? { ...s, node: undefined } : s);
+  const own = <S extends { node?: Node | undefined }>(s: S): S => (inherited(s.node) ? { ...s, node: undefined, inherited: true } : s);
   const filter = site.errorFilter;
   return {
     ...site,
