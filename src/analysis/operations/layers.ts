@@ -155,7 +155,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       // A call of a function of this file that retries on its own (`this.getAddress(id)` whose body
       // pipes the request through `retry(3)`): that retry is a layer under this one.
       if (localCallee && !siteNodes().has(call)) {
-        for (const inner of retriesRunBy(call, site)) {
+        for (const inner of retriesRunBy(call, site, scope)) {
           if (layered.has(inner)) continue;
           layered.add(inner);
           out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label})`, attempts: inner.attempts.value as number, site: inner });
@@ -201,16 +201,18 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
    * defines), with a known count above one, that are not the outer retry itself (a recursion, the
    * other function of a cycle) and not a client it builds (building one sends nothing).
    */
-  function retriesRunBy(call: TSESTree.CallExpression, outer: RetrySite): RetrySite[] {
+  function retriesRunBy(call: TSESTree.CallExpression, outer: RetrySite, scope: Node): RetrySite[] {
     const fn = localCallee!(call);
+    // A function written inside the outer retry has its retries inside it too: counted above.
     if (!fn || inside(fn, outer.node) || inside(outer.node, fn) || callsItself(call, ctx) || onCycle(ctx, call)) return [];
+    // A call on the way out that cannot fail runs once, whatever the outer retry does.
+    if (runsOnceOnTheWayOut(call, scope, ctx)) return [];
     const out: RetrySite[] = [];
     for (const other of sites()) {
       if (other === outer || other.node === fn || other.clientLevel || other.executions || other.kind === 'durable' || other.connection === 'reconnection') continue;
       if (!inside(fn, other.node) || !runsWith(other.node, fn)) continue;
       const a = other.attempts.value;
       if (typeof a !== 'number' || a <= 1) continue;
-      if (runsOnceOnTheWayOut(call, outer.node, ctx)) continue;
       out.push(other);
     }
     return out;
