@@ -233,7 +233,24 @@ function projectAccess(env: FileEnvironment, libraries: readonly LibraryDescript
       if (!analysis) analyses.set(ctx, (analysis = createOperationAnalysis(ctx, () => [], settings, libraries, { filename: ctx.file, open })));
       return analysis.facts(site);
     },
+    sites: openedSites,
   };
+}
+
+/** The sites of files opened for their exports, by the opened file's source (a new version is a new source). */
+const sitesOfOpened = new WeakMap<object, readonly RetrySite[]>();
+function openedSites(ctx: AnalysisContext): readonly RetrySite[] {
+  let sites = sitesOfOpened.get(ctx.sourceCode);
+  if (!sites) {
+    try {
+      sites = buildModel(ctx.sourceCode, LIBRARIES, {}).sites;
+    } catch (error) {
+      reportInternalError('opened file', ctx.sourceCode, error);
+      sites = [];
+    }
+    sitesOfOpened.set(ctx.sourceCode, sites);
+  }
+  return sites;
 }
 
 interface CatalogueLookup {

@@ -48,6 +48,11 @@ export interface ProjectAccess {
   open(file: string): AnalysisContext | undefined;
   /** What a retry site written in an opened file repeats, read by that file's operation analysis (imports followed from there). */
   facts(ctx: AnalysisContext, site: RetrySite): OperationFacts;
+  /**
+   * The retry sites of an opened file (its own imports not followed), built once per version of the
+   * file: a client configured there (`axiosRetry(api, {...})`, `ky.create({...})`) and used here.
+   */
+  sites(ctx: AnalysisContext): readonly RetrySite[];
 }
 
 const contexts = new WeakMap<Evaluator, AnalysisContext>();

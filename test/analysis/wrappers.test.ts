@@ -457,6 +457,39 @@ describe('inferred helpers in other files', () => {
     ]);
   });
 
+  it('counts a client configured in another file, called inside a retry here, as the inner layer', () => {
+    const at = project({
+      'src/api.ts': `import axios from 'axios';
+import axiosRetry from 'axios-retry';
+export const api = axios.create({ baseURL: '/api' });
+axiosRetry(api, { retries: 3, retryDelay: axiosRetry.exponentialDelay });
+export const plain = axios.create({ baseURL: '/plain' });
+`,
+      'src/ky-api.ts': `import ky from 'ky';
+export const kapi = ky.create({ prefixUrl: '/api', retry: { limit: 2 } });
+export const quiet = ky.create({ prefixUrl: '/api', retry: 0 });
+`,
+      'src/app.ts': '',
+    });
+    const code = `
+      import pRetry from 'p-retry';
+      import { api, plain } from './api';
+      import { kapi, quiet } from './ky-api';
+      const opts = { retries: 2, randomize: true, maxTimeout: 1000 };
+      export const a = () => pRetry(() => api.get('/orders'), opts);
+      export const b = () => pRetry(() => kapi.get('orders').json(), opts);
+      // No retry of its own (no axios-retry on it; ky told not to retry): one layer.
+      export const c = () => pRetry(() => plain.get('/x'), opts);
+      export const d = () => pRetry(() => quiet.get('x').json(), opts);
+    `;
+    const { findings } = run(code, { filename: at('src/app.ts') });
+    expect(findings.filter((f) => f.rule === 'no-nested-retry').map((f) => [f.line, f.message.split(', which')[0], f.message.includes('no edit of the inner layer')])).toEqual([
+      // The other file's options are not edited from here.
+      [6, 'pRetry() retries api.get() (axiosRetry() in api.ts)', true],
+      [7, 'pRetry() retries kapi.get() (ky.create() in ky-api.ts)', true],
+    ]);
+  });
+
   it('follows a helper that retries on its own when it is called inside another retry (a nested retry)', () => {
     const at = project({
       'src/send-email.ts': `import { mailer } from './mailer';

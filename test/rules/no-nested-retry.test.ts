@@ -75,6 +75,12 @@ run('no-nested-retry', rule, {
         suggestions: [{ messageId: 'disableInner', output: `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  one(id: string) { return this.http.get('/a/' + id).pipe(retry(0)); }\n  two(id: string) { return this.http.put('/a/' + id, {}).pipe(switchMap(() => this.one(id)), retry(3)); }\n}` }] }],
     },
     {
+      // The AWS SDK's own retries re-send writes too: a Create command through a client built here is retried by both layers.
+      code: `import pRetry from 'p-retry';\nimport { DataSyncClient, CreateLocationS3Command } from '@aws-sdk/client-datasync';\nconst ds = new DataSyncClient({});\nexport const create = (arn: string) => pRetry(() => ds.send(new CreateLocationS3Command({ S3BucketArn: arn })), { retries: 2, randomize: true, maxTimeout: 1000 });`,
+      errors: [{ messageId: 'nestedRetry', line: 4, column: 53, data: { outer: 'pRetry()', inner: 'ds.send() (new DataSyncClient())', outerAttempts: 3, innerAttempts: 3, total: '9', noEdit: '' },
+        suggestions: [{ messageId: 'disableInner', output: `import pRetry from 'p-retry';\nimport { DataSyncClient, CreateLocationS3Command } from '@aws-sdk/client-datasync';\nconst ds = new DataSyncClient({ maxAttempts: 1 });\nexport const create = (arn: string) => pRetry(() => ds.send(new CreateLocationS3Command({ S3BucketArn: arn })), { retries: 2, randomize: true, maxTimeout: 1000 });` }] }],
+    },
+    {
       // A discord.js channel handed in: every request goes through @discordjs/rest, which retries
       // 5xx and network errors 3 times by default. One finding for the layer, not one per call.
       code: `import type { TextChannel } from 'discord.js';\nexport async function safeSend(channel: TextChannel, content: string) {\n  for (let n = 0; n < 3; n++) {\n    try {\n      if (content) return await channel.send({ content });\n      return await channel.send({ content: '-' });\n    } catch (e) { await new Promise((r) => setTimeout(r, 200 * 2 ** n * Math.random())); }\n  }\n}`,

@@ -3,6 +3,7 @@
  * sent through them), other retries nested inside the retried code, and the circuit breaker a site
  * is composed with.
  */
+import { basename } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { BreakerQuery, BuiltInRetryFacet, LibraryDescriptor } from '../library.js';
@@ -36,6 +37,8 @@ export type LocalCallee = (call: TSESTree.CallExpression) => TSESTree.FunctionLi
 export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier, http: HttpReader, localCallee?: LocalCallee): LayerReader {
   const { ctx } = file;
   let clientMap: Map<Variable, RetrySite[]> | undefined;
+  /** The file name of another file's client sites met here, for messages. */
+  const openedIn = new Map<RetrySite, string>();
   const breakers = file.libraries.filter((l) => l.breaker);
   const builtIn = file.libraries.filter((l) => l.builtInRetry);
   /** Libraries whose client this file builds: its site says how that client retries, not the defaults. */
@@ -137,7 +140,11 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       out.push({ node: other.reportNode, label: other.label, attempts: a, site: other });
     }
     for (const call of file.callsIn(scope)) {
-      const clients = clientSitesOf(call);
+      const local = clientSitesOf(call);
+      // A client configured in another file of the project and imported here (`api` of `api.ts`,
+      // where `axiosRetry(api, {...})` is written): that file's site says how it retries.
+      const clients = local.length || siteNodes().has(call) ? local : importedClientSites(call);
+      const foreign = clients !== local;
       // `api.get(url).json()`: the request is `api.get(url)`; the call on its result sends nothing
       // more through the client, so the layer is reported once, at the request.
       const request = clients.length ? innerCall(call) : undefined;
@@ -148,9 +155,13 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
         const a = client.attempts.value;
         if (typeof a !== 'number' || a <= 1) continue;
         const op = classifier.classify(call, new Set(), scope, 2);
-        // Clients that only retry idempotent methods do not repeat this write.
-        if (op?.kind === 'write' && client.retriesWrites?.value !== true) continue;
-        out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
+        // Clients that only retry idempotent methods do not repeat this write; an SDK client's own
+        // retries (the AWS SDK's, Stripe's) re-send writes too, as its descriptor says.
+        const retriesWrites = client.retriesWrites?.value ?? file.descriptorOf(client.library)?.builtInRetry?.retriesWrites;
+        if (op?.kind === 'write' && retriesWrites !== true) continue;
+        // Another file's site names its file, and offers no edit here (its nodes are not this file's).
+        if (foreign) out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label} in ${openedIn.get(client) ?? 'another file'})`, attempts: a });
+        else out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
       }
       // A call of a function of this file that retries on its own (`this.getAddress(id)` whose body
       // pipes the request through `retry(3)`): that retry is a layer under this one.
@@ -194,6 +205,33 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       if (facet.matches?.(call, ctx) || library.operations?.classify(call, ctx) !== undefined) return facet;
     }
     return undefined;
+  }
+
+  /**
+   * The client-level sites of another file of the project that configure the client a call goes
+   * through, when its receiver is an imported binding: `export const api = axios.create()` with
+   * `axiosRetry(api, ...)` there, `export const kapi = ky.create({ retry })`. Read once per version
+   * of that file; what cannot be read is no site.
+   */
+  function importedClientSites(call: TSESTree.CallExpression): readonly RetrySite[] {
+    if (!ctx.project || !ctx.importedValue) return [];
+    const root = unwrap(rootOf(unwrap(call.callee)));
+    if (root.type !== T.Identifier || !ctx.imports.resolve(root)) return [];
+    const value = ctx.importedValue(root);
+    const declarator = value?.node.parent;
+    if (!value || declarator?.type !== T.VariableDeclarator || declarator.init !== value.node || declarator.id.type !== T.Identifier) return [];
+    const variable = value.ctx.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
+    if (!variable) return [];
+    const out: RetrySite[] = [];
+    for (const site of ctx.project.sites(value.ctx)) {
+      if (!site.clientLevel || site.executions) continue;
+      const target = site.operation && unwrap(site.operation);
+      const onVariable = target?.type === T.Identifier && variable.references.some((r) => r.identifier === target);
+      if (site.node !== value.node && !onVariable) continue;
+      if (value.ctx.file) openedIn.set(site, basename(value.ctx.file));
+      out.push(site);
+    }
+    return out;
   }
 
   /**
