@@ -130,6 +130,9 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     const out: NestedRetry[] = [];
     const defaults = new Set<BuiltInRetryFacet>();
     const layered = new Set<RetrySite>();
+    // Retries a call of a function of the file may run: outside this scope (those inside are counted
+    // above), with a count. Most scopes have none, and then no callee is looked up.
+    const elsewhere = localCallee ? sites().filter((other) => other !== site && !inside(scope, other.node) && mayRunInside(other)) : [];
     for (const other of sites()) {
       // A connection re-established while the client lives is no retry of the calls made through it.
       if (other === site || !inside(scope, other.node) || other.kind === 'durable' || other.connection === 'reconnection') continue;
@@ -165,8 +168,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       }
       // A call of a function of this file that retries on its own (`this.getAddress(id)` whose body
       // pipes the request through `retry(3)`): that retry is a layer under this one.
-      if (localCallee && !siteNodes().has(call)) {
-        for (const inner of retriesRunBy(call, site, scope)) {
+      if (elsewhere.length && !siteNodes().has(call)) {
+        for (const inner of retriesRunBy(call, site, scope, elsewhere)) {
           if (layered.has(inner)) continue;
           layered.add(inner);
           out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label})`, attempts: inner.attempts.value as number, site: inner });
@@ -239,21 +242,20 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
    * defines), with a known count above one, that are not the outer retry itself (a recursion, the
    * other function of a cycle) and not a client it builds (building one sends nothing).
    */
-  function retriesRunBy(call: TSESTree.CallExpression, outer: RetrySite, scope: Node): RetrySite[] {
+  function retriesRunBy(call: TSESTree.CallExpression, outer: RetrySite, scope: Node, candidates: readonly RetrySite[]): RetrySite[] {
     const fn = localCallee!(call);
     // A function written inside the outer retry has its retries inside it too: counted above.
     if (!fn || inside(fn, outer.node) || inside(outer.node, fn) || callsItself(call, ctx) || onCycle(ctx, call)) return [];
     // A call on the way out that cannot fail runs once, whatever the outer retry does.
     if (runsOnceOnTheWayOut(call, scope, ctx)) return [];
-    const out: RetrySite[] = [];
-    for (const other of sites()) {
-      if (other === outer || other.node === fn || other.clientLevel || other.executions || other.kind === 'durable' || other.connection === 'reconnection') continue;
-      if (!inside(fn, other.node) || !runsWith(other.node, fn)) continue;
-      const a = other.attempts.value;
-      if (typeof a !== 'number' || a <= 1) continue;
-      out.push(other);
-    }
-    return out;
+    return candidates.filter((other) => other.node !== fn && inside(fn, other.node) && runsWith(other.node, fn));
+  }
+
+  /** A site that is a retry of its own when a function holding it runs: not a client it builds, not durable, a count above one. */
+  function mayRunInside(other: RetrySite): boolean {
+    if (other.clientLevel || other.executions || other.kind === 'durable' || other.connection === 'reconnection') return false;
+    const a = other.attempts.value;
+    return typeof a === 'number' && a > 1;
   }
 
   /** Whether code in `fn` runs when `fn` does: no function between them but callbacks handed to a call. */
