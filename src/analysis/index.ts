@@ -2,6 +2,7 @@
  * The retry model of one file, built once and shared by every rule through a WeakMap keyed
  * by the Program node (a new parse on every keystroke gives a new key, so no stale reuse).
  */
+import { reportInternalError } from './internal-error.js';
 import { isAbsolute } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
@@ -328,13 +329,6 @@ function analyseImported(sourceCode: Readonly<TSESLint.SourceCode>) {
   // no library of the catalogue runs none of it.
   const model = buildModel(sourceCode, LIBRARIES, {});
   return { ctx: model.context, helpers: helpersOf(model.context) };
-}
-
-function reportInternalError(where: string, sourceCode: Readonly<TSESLint.SourceCode>, error: unknown) {
-  if (process.env['SAFE_RETRY_DEBUG']) {
-    process.stderr.write(`safe-retry: analysis of ${where} failed on a file of ${sourceCode.lines.length} lines: ${String((error as Error)?.stack ?? error)}\n`);
-  }
-  if (process.env['SAFE_RETRY_STRICT_ANALYSIS']) throw error;
 }
 
 function collectUses(imports: ImportTable, modules: ReadonlySet<string>): LibraryUse[] {

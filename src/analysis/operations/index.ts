@@ -9,6 +9,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { unwrap } from '../ast.js';
+import { reportInternalError } from '../internal-error.js';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, isFunctionNode } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
@@ -53,6 +54,10 @@ export function createOperationAnalysis(
       computing.add(site);
       try {
         f = compute(site);
+      } catch (error) {
+        // What the site repeats is then unknown: no finding rests on it.
+        reportInternalError('operations', ctx.sourceCode, error);
+        f = NO_FACTS;
       } finally {
         computing.delete(site);
       }
@@ -188,7 +193,13 @@ export function createOperationAnalysis(
   /** Sites by their node, for the calls through a client that are sites of their own. */
   let byNode: Map<Node, RetrySite> | undefined;
   function overriddenByEveryCall(site: RetrySite, setting: ClientSetting): boolean {
-    const calls = site.clientLevel ? parts().layers.onlyUses(site) : undefined;
+    let calls: TSESTree.CallExpression[] | undefined;
+    try {
+      calls = site.clientLevel ? parts().layers.onlyUses(site) : undefined;
+    } catch (error) {
+      reportInternalError('client uses', ctx.sourceCode, error);
+      return false;
+    }
     if (!calls?.length) return false;
     byNode ??= new Map(sites().map((s) => [s.node, s]));
     return calls.every((call) => {
@@ -229,6 +240,9 @@ function withoutWayBack(site: RetrySite, operations: Operation[], file: FileFact
   if (handling.length === 0) return operations;
   return operations.filter((op) => !handling.some((h) => inside(h.branch, op.node) && op.node.range[1] <= h.before));
 }
+
+/** A site whose operations could not be read: nothing is known of what it repeats. */
+const NO_FACTS: OperationFacts = { fn: undefined, httpCalls: [], groups: [], nested: [] };
 
 /** rxjs operators that subscribe to the observable their projection returns. */
 const FLATTENING: ReadonlySet<string> = new Set(['switchMap', 'mergeMap', 'concatMap', 'exhaustMap', 'flatMap']);
