@@ -163,6 +163,13 @@ export function isFunctionNode(node: Node | undefined | null): node is TSESTree.
   return !!node && (node.type === T.ArrowFunctionExpression || node.type === T.FunctionExpression || node.type === T.FunctionDeclaration);
 }
 
+/** What a member chain starts from: `api` of `api.get`, the call `api.get(url)` of `api.get(url).json`. */
+export function memberRoot(node: Node): Node {
+  let n = unwrap(node);
+  while (n.type === T.MemberExpression) n = unwrap(n.object);
+  return n;
+}
+
 /** The nearest function around `node` (not `node` itself). */
 export function enclosingFunction(node: Node): TSESTree.FunctionLike | undefined {
   for (let p = node.parent; p; p = p.parent) {

@@ -142,6 +142,12 @@ export interface RetrySite {
   /** The function it repeats, or the client/instance it configures. */
   readonly operation?: Node | undefined;
   /**
+   * Functions the retry runs again besides its operation: the projections of rxjs flattening
+   * operators piped before `retry` (`switchMap(() => this.load(id))`), whose observables it
+   * resubscribes.
+   */
+  readonly alsoRepeats?: readonly TSESTree.FunctionLike[] | undefined;
+  /**
    * True when the code wrote no retry configuration and the site exists only because the library
    * retries by default (a plain `got(url)`, `new S3Client({})`): judged for what it does, but not
    * asked to be composed with a breaker.

@@ -48,27 +48,23 @@ export interface AspectPolicy {
    */
   readonly queuedRequest: boolean;
   /**
-   * A client's settings that, when every call through it writes them itself (the client used only
-   * in its file, only by calls), leave this aspect nothing to judge at the client: its defaults
-   * there apply to no request, and each call is judged by what it writes.
+   * The client settings this aspect judges, so that each is judged once: a client whose every call
+   * writes one of them itself (the client used only in its file, only by calls) is not judged at
+   * its construction, where its defaults apply to no request; a call that takes all of them from
+   * its client's options is left to the client's site.
    */
-  readonly overriddenByCalls?: readonly ClientSetting[];
-  /**
-   * The settings that, all inherited from the client a call goes through (written in its options,
-   * not at the call), leave this aspect to the client's own site: judged there once.
-   */
-  readonly inherits?: readonly ClientSetting[];
+  readonly clientSettings?: readonly ClientSetting[];
 }
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts'], inherits: ['attempts'] },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true, clientSettings: ['attempts'] },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
-  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true, overriddenByCalls: ['attempts', 'delay'], inherits: ['attempts', 'delay'] },
+  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true, clientSettings: ['attempts', 'delay'] },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
-  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['delay'], inherits: ['delay'] },
+  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, clientSettings: ['delay'] },
   // R-RES-RE-X3's jitter: only where the engine has a setting for it.
-  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, overriddenByCalls: ['jitter'], inherits: ['jitter'] },
+  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, clientSettings: ['jitter'] },
   // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
   breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: false },
   // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
@@ -98,8 +94,8 @@ export function selectSites(
     if (site.repair && !policy.repair) return false;
     if (site.connection === 'reconnection' && (policy.reconnection === 'never' || site.implicit)) return false;
     if (site.connection === 'queued-request' && !policy.queuedRequest) return false;
-    if (site.clientLevel && policy.overriddenByCalls?.some((setting) => overriddenByEveryCall(site, setting))) return false;
-    if (!site.clientLevel && policy.inherits?.every((setting) => site[setting].inherited)) return false;
+    const settings = policy.clientSettings;
+    if (settings && (site.clientLevel ? settings.some((s) => overriddenByEveryCall(site, s)) : settings.every((s) => site[s].inherited))) return false;
     return true;
   });
 }

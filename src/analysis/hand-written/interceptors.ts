@@ -11,7 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, isFunctionNode, memberName, readsMethod, unwrap, type Variable } from '../ast.js';
+import { contains, isFunctionNode, memberName, memberRoot, readsMethod, unwrap, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import { UNKNOWN } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
@@ -230,8 +230,7 @@ function senderTimeout(hw: HandWritten, instance: Node): { value: number; node: 
 
 /** The class whose `this` a `this.x` chain starts at (undefined for other expressions). */
 function ownerOf(n: Node): Node | undefined {
-  let root = unwrap(n);
-  while (root.type === T.MemberExpression) root = unwrap(root.object);
+  const root = memberRoot(n);
   return root.type === T.ThisExpression ? thisClass(root) : undefined;
 }
 

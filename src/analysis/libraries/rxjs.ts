@@ -6,7 +6,7 @@ import type { DelaySchedule, Node, OptionEdit, RetrySite, Setting, SiteFixes } f
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, geometricSchedule, totalAttempts } from '../schedule.js';
 import { UNKNOWN } from '../eval/values.js';
-import { memberName, unwrap } from '../ast.js';
+import { isFunctionNode, memberName, unwrap } from '../ast.js';
 import { callsUntilStopped, clientErrorsLetThrough, mayEndRetrying, readDelayFunction, scheduleOfReading, type DelayReading } from './delay-function.js';
 import { localReference, replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
@@ -115,6 +115,7 @@ function retrySite(call: TSESTree.CallExpression, callee: Node, ctx: AnalysisCon
     jitter,
     errorFilter: filter,
     operation: pipedSource(call),
+    alsoRepeats: upstreamProjections(call, ctx),
     options: view ? optionsTarget(view, call, 0) : { call, argumentIndex: 0 },
     fixes: spread ? undefined : fixesOf(arg, value, view, delayOption, reading, ctx),
   });
@@ -152,13 +153,37 @@ function rxjsPath(node: Node, ctx: AnalysisContext): string | undefined {
   return ref && MODULES.includes(ref.module) ? ref.path : undefined;
 }
 
-/** `source.pipe(map(...), retry(3))`: the observable being resubscribed. */
-function pipedSource(call: TSESTree.CallExpression): Node | undefined {
+/** `source.pipe(map(...), retry(3))`: the `.pipe(...)` call the operator is an argument of. */
+function pipeOf(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
   const parent = call.parent;
   if (parent?.type !== T.CallExpression || !parent.arguments.includes(call)) return undefined;
   const callee = parent.callee;
-  if (callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier && callee.property.name === 'pipe') return callee.object;
-  return undefined;
+  return callee.type === T.MemberExpression && !callee.computed && callee.property.type === T.Identifier && callee.property.name === 'pipe' ? parent : undefined;
+}
+
+/** `source.pipe(map(...), retry(3))`: the observable being resubscribed. */
+function pipedSource(call: TSESTree.CallExpression): Node | undefined {
+  return (pipeOf(call)?.callee as TSESTree.MemberExpression | undefined)?.object;
+}
+
+/** Operators that subscribe to the observable their projection returns. */
+const FLATTENING: ReadonlySet<string> = new Set(['switchMap', 'mergeMap', 'concatMap', 'exhaustMap', 'flatMap']);
+
+/**
+ * `source$.pipe(switchMap(() => this.load(id)), retry(3))`: a resubscription runs the projections
+ * piped before the retry again, and subscribes to what they return (`map` only transforms, and
+ * operators after the retry run once).
+ */
+function upstreamProjections(call: TSESTree.CallExpression, ctx: AnalysisContext): TSESTree.FunctionLike[] | undefined {
+  const pipe = pipeOf(call);
+  if (!pipe) return undefined;
+  const out: TSESTree.FunctionLike[] = [];
+  for (const arg of pipe.arguments.slice(0, pipe.arguments.indexOf(call))) {
+    if (arg.type !== T.CallExpression || !FLATTENING.has(rxjsPath(arg.callee, ctx) ?? '')) continue;
+    const fn = arg.arguments[0] && unwrap(arg.arguments[0]);
+    if (fn && isFunctionNode(fn)) out.push(fn);
+  }
+  return out.length ? out : undefined;
 }
 
 function fixesOf(

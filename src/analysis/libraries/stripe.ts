@@ -7,7 +7,7 @@ import type { Node, RetrySite, Setting } from '../model.js';
 import type { OperationKind } from '../operations/types.js';
 import type { OptionsView } from '../options.js';
 import { geometricSchedule, totalAttempts } from '../schedule.js';
-import { findVariable, propertyKey, unwrap } from '../ast.js';
+import { findVariable, memberRoot, propertyKey, unwrap } from '../ast.js';
 import { LIBRARY_FILTER, NO_TIMEOUT, optionsTarget, site } from './shared.js';
 import { implicitWhen, optionsArgument, requestOptionCalls, writesNone } from './sdk-shared.js';
 import { SITE_COUNT_SCHEDULE, type LibraryFixes } from '../fix-plan.js';
@@ -117,8 +117,7 @@ function resourceCallKind(call: TSESTree.CallExpression, ctx: AnalysisContext): 
   if (callee.type !== T.MemberExpression) return undefined;
   const method = propertyKey(callee, () => undefined);
   if (!method) return undefined;
-  let root: Node = callee;
-  while (root.type === T.MemberExpression) root = unwrap(root.object);
+  const root = memberRoot(callee);
   if (root.type !== T.Identifier) return undefined;
   const init = ctx.evaluator.resolve(root);
   const ctor = init.type === T.NewExpression || init.type === T.CallExpression ? ctx.imports.resolve(init.callee) : typeOf(root, ctx);

@@ -124,9 +124,8 @@ export function createOperationAnalysis(
         const shownAt = site.operation && !inside(site.operation, scope) && !inside(site.node, scope) && !inside(scope, site.node) ? site.operation : undefined;
         groups.push({ scope, operations: withSiteMethods(site, repeatable(withoutWayBack(site, operations, file), scope), ctx), shownAt });
       }
-      // `source$.pipe(switchMap(() => this.load(id)), retry(3))`: a resubscription runs the
-      // projections upstream of the retry again, and subscribes to what they return.
-      for (const projection of upstreamProjections(site)) {
+      // Functions the retry runs again besides its operation (rxjs projections piped before it).
+      for (const projection of site.alsoRepeats ?? []) {
         groups.push({ scope: projection, operations: repeatable(classifier.operationsIn(projection, new Set()), projection) });
       }
     }
@@ -158,26 +157,6 @@ export function createOperationAnalysis(
     const source = site.operation ? unwrap(site.operation) : undefined;
     if (source?.type === T.CallExpression && !inside(source, site.node)) return source;
     return undefined;
-  }
-
-  /**
-   * The functions an rxjs flattening operator piped before the site (`switchMap`, `mergeMap`,
-   * `concatMap`, `exhaustMap` imported from rxjs) projects each value into an observable with.
-   */
-  function upstreamProjections(site: RetrySite): TSESTree.FunctionLike[] {
-    const pipe = site.node.parent;
-    if (pipe?.type !== T.CallExpression || pipe.callee.type !== T.MemberExpression || pipe.callee.computed ||
-      pipe.callee.property.type !== T.Identifier || pipe.callee.property.name !== 'pipe') return [];
-    const at = pipe.arguments.indexOf(site.node as TSESTree.CallExpressionArgument);
-    const out: TSESTree.FunctionLike[] = [];
-    for (const arg of at > 0 ? pipe.arguments.slice(0, at) : []) {
-      if (arg.type !== T.CallExpression || arg.callee.type !== T.Identifier) continue;
-      const ref = ctx.imports.resolve(arg.callee);
-      if (!ref || !/^rxjs(?:\/operators)?$/.test(ref.module) || !FLATTENING.has(ref.path)) continue;
-      const fn = arg.arguments[0] && unwrap(arg.arguments[0]);
-      if (fn && isFunctionNode(fn)) out.push(fn);
-    }
-    return out;
   }
 
   /** A method handed over by reference, `this.create` or `this.create.bind(this)`: the method of this file it runs. */
@@ -243,9 +222,6 @@ function withoutWayBack(site: RetrySite, operations: Operation[], file: FileFact
 
 /** A site whose operations could not be read: nothing is known of what it repeats. */
 const NO_FACTS: OperationFacts = { fn: undefined, httpCalls: [], groups: [], nested: [] };
-
-/** rxjs operators that subscribe to the observable their projection returns. */
-const FLATTENING: ReadonlySet<string> = new Set(['switchMap', 'mergeMap', 'concatMap', 'exhaustMap', 'flatMap']);
 
 function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], settings: SafeRetrySettings, libraries: readonly LibraryDescriptor[], follow: FollowEnvironment, repeatedBy: (fn: TSESTree.FunctionLike) => readonly Operation[] | undefined) {
   const file = createFileFacts(ctx, settings, libraries);

@@ -8,7 +8,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { BreakerQuery, BuiltInRetryFacet, LibraryDescriptor } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { enclosingFunction, findVariable, unwrap } from '../ast.js';
+import { enclosingFunction, findVariable, memberRoot, unwrap } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
 import { callsItself, type Classifier } from './classify.js';
 import { runsOnceOnTheWayOut } from './settled.js';
@@ -39,6 +39,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
   let clientMap: Map<Variable, RetrySite[]> | undefined;
   /** The file name of another file's client sites met here, for messages. */
   const openedIn = new Map<RetrySite, string>();
+  const importedClients = new Map<string, readonly RetrySite[]>();
   const breakers = file.libraries.filter((l) => l.breaker);
   const builtIn = file.libraries.filter((l) => l.builtInRetry);
   /** Libraries whose client this file builds: its site says how that client retries, not the defaults. */
@@ -111,19 +112,12 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     const declaration = v.defs[0]?.parent;
     if (v.defs.length !== 1 || declaration?.parent?.type === T.ExportNamedDeclaration) return undefined;
     const calls = callsThroughClient(site);
-    const callees = new Set(calls.map((c) => rootOf(c.callee)));
+    const callees = new Set(calls.map((c) => memberRoot(c.callee)));
     for (const ref of v.references) {
       if (ref.init) continue;
       if (!callees.has(ref.identifier as Node)) return undefined;
     }
     return calls;
-  }
-
-  /** The identifier a callee chain starts from (`api` of `api.get`). */
-  function rootOf(callee: Node): Node {
-    let n: Node = callee;
-    while (n.type === T.MemberExpression) n = n.object;
-    return n;
   }
 
   function nestedIn(site: RetrySite, scope: Node): NestedRetry[] {
@@ -134,20 +128,19 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     // above), with a count. Most scopes have none, and then no callee is looked up.
     const elsewhere = localCallee ? sites().filter((other) => other !== site && !inside(scope, other.node) && mayRunInside(other)) : [];
     for (const other of sites()) {
-      // A connection re-established while the client lives is no retry of the calls made through it.
-      if (other === site || !inside(scope, other.node) || other.kind === 'durable' || other.connection === 'reconnection') continue;
+      if (other === site || !inside(scope, other.node)) continue;
+      const a = layerAttempts(other);
       // A retrying helper called on the way out that cannot fail runs once: nothing multiplies it.
-      if ((other.node.type === T.CallExpression || other.node.type === T.NewExpression) && runsOnceOnTheWayOut(other.node, scope, ctx)) continue;
-      const a = other.attempts.value;
-      if (typeof a !== 'number' || a <= 1) continue;
+      if (a === undefined || ((other.node.type === T.CallExpression || other.node.type === T.NewExpression) && runsOnceOnTheWayOut(other.node, scope, ctx))) continue;
       out.push({ node: other.reportNode, label: other.label, attempts: a, site: other });
     }
     for (const call of file.callsIn(scope)) {
       const local = clientSitesOf(call);
       // A client configured in another file of the project and imported here (`api` of `api.ts`,
       // where `axiosRetry(api, {...})` is written): that file's site says how it retries.
-      const clients = local.length || siteNodes().has(call) ? local : importedClientSites(call);
-      const foreign = clients !== local;
+      const imported = local.length || siteNodes().has(call) ? [] : importedClientSites(call);
+      const foreign = imported.length > 0;
+      const clients = foreign ? imported : local;
       // `api.get(url).json()`: the request is `api.get(url)`; the call on its result sends nothing
       // more through the client, so the layer is reported once, at the request.
       const request = clients.length ? innerCall(call) : undefined;
@@ -172,7 +165,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
         for (const inner of retriesRunBy(call, site, scope, elsewhere)) {
           if (layered.has(inner)) continue;
           layered.add(inner);
-          out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label})`, attempts: inner.attempts.value as number, site: inner });
+          out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label})`, attempts: layerAttempts(inner)!, site: inner });
         }
       }
       // A call that is a retry site of its own (`ky.get(url, { retry: 0 })`) is judged by what it writes, above.
@@ -218,15 +211,24 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
    */
   function importedClientSites(call: TSESTree.CallExpression): readonly RetrySite[] {
     if (!ctx.project || !ctx.importedValue) return [];
-    const root = unwrap(rootOf(unwrap(call.callee)));
-    if (root.type !== T.Identifier || !ctx.imports.resolve(root)) return [];
-    const value = ctx.importedValue(root);
+    const root = memberRoot(call.callee);
+    const ref = root.type === T.Identifier ? ctx.imports.resolve(root) : undefined;
+    if (!ref) return [];
+    // Every call through one imported binding asks the same: looked up once per reader.
+    const key = `${ref.module}\0${ref.path}`;
+    let found = importedClients.get(key);
+    if (!found) importedClients.set(key, (found = clientSitesExported(root as TSESTree.Identifier)));
+    return found;
+  }
+
+  function clientSitesExported(root: TSESTree.Identifier): readonly RetrySite[] {
+    const value = ctx.importedValue!(root);
     const declarator = value?.node.parent;
     if (!value || declarator?.type !== T.VariableDeclarator || declarator.init !== value.node || declarator.id.type !== T.Identifier) return [];
     const variable = value.ctx.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
     if (!variable) return [];
     const out: RetrySite[] = [];
-    for (const site of ctx.project.sites(value.ctx)) {
+    for (const site of ctx.project!.sites(value.ctx)) {
       if (!site.clientLevel || site.executions) continue;
       const target = site.operation && unwrap(site.operation);
       const onVariable = target?.type === T.Identifier && variable.references.some((r) => r.identifier === target);
@@ -251,11 +253,20 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     return candidates.filter((other) => other.node !== fn && inside(fn, other.node) && runsWith(other.node, fn));
   }
 
-  /** A site that is a retry of its own when a function holding it runs: not a client it builds, not durable, a count above one. */
-  function mayRunInside(other: RetrySite): boolean {
-    if (other.clientLevel || other.executions || other.kind === 'durable' || other.connection === 'reconnection') return false;
+  /**
+   * The calls a site makes as a layer under another retry: its known count above one. Undefined for
+   * a durable engine and for a connection re-established while the client lives (no retry of the
+   * calls made through it).
+   */
+  function layerAttempts(other: RetrySite): number | undefined {
+    if (other.kind === 'durable' || other.connection === 'reconnection') return undefined;
     const a = other.attempts.value;
-    return typeof a === 'number' && a > 1;
+    return typeof a === 'number' && a > 1 ? a : undefined;
+  }
+
+  /** A site that is a retry of its own when a function holding it runs: a layer, not a client it builds. */
+  function mayRunInside(other: RetrySite): boolean {
+    return !other.clientLevel && !other.executions && layerAttempts(other) !== undefined;
   }
 
   /** Whether code in `fn` runs when `fn` does: no function between them but callbacks handed to a call. */
@@ -269,15 +280,13 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
 
   /** The nearest call the callee is made on (`api.get(url)` in `api.get(url).json()`), if any. */
   function innerCall(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
-    let n: Node = unwrap(call.callee);
-    while (n.type === T.MemberExpression) n = unwrap(n.object);
+    const n = memberRoot(call.callee);
     return n.type === T.CallExpression ? n : undefined;
   }
 
   /** Whether a call goes through the library's module export itself (`ky.get(url)`, `ky(url)`), not an instance of it. */
   function throughModule(call: TSESTree.CallExpression, library: LibraryDescriptor): boolean {
-    let root: Node = unwrap(call.callee);
-    while (root.type === T.MemberExpression) root = unwrap(root.object);
+    const root = memberRoot(call.callee);
     const ref = root.type === T.Identifier ? ctx.imports.resolve(root) : undefined;
     return !!ref && library.modules.includes(ref.module) && (ref.path === 'default' || ref.path === 'module');
   }

@@ -17,7 +17,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import { functionOf, type AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
-import { contains, isFunctionNode, labelOf, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
+import { contains, isFunctionNode, labelOf, memberRoot, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
 import type { Env } from '../eval/environment.js';
 import { UNKNOWN, isDataObject, isStaticFunction, isStaticObject, type DataObject, type DataValue, type Maybe, type Value } from '../eval/values.js';
 
@@ -554,8 +554,7 @@ function callsForEffect(helper: WrapperHelper): boolean {
   let found = false;
   walk(helper.fn.body ?? helper.fn, (n) => {
     if (found || n.type !== T.CallExpression || inCondition(n)) return;
-    let root: Node = unwrap(n.callee);
-    while (root.type === T.MemberExpression) root = unwrap(root.object);
+    const root = memberRoot(n.callee);
     if (root.type !== T.Identifier) {
       found = root.type === T.ThisExpression;
       return;
