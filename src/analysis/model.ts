@@ -153,6 +153,12 @@ export interface RetrySite {
    * asked to be composed with a breaker.
    */
   readonly implicit?: boolean | undefined;
+  /**
+   * The retry has no bound of its own and leaves when an abort signal fires (`if (signal.aborted)
+   * return`): whoever holds the signal decides when it stops (a user, perhaps a deadline), so the
+   * attempts are unbounded and the time is unknown here (`deadlineMs` UNKNOWN).
+   */
+  readonly stopsOnAbort?: boolean | undefined;
   /** True when the retry is a client's configuration and applies to every call through it. */
   readonly clientLevel: boolean;
   /**

@@ -7,7 +7,7 @@ import { DURABLE_MAX_ATTEMPTS, MAX_ATTEMPTS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ max?: number }];
-type MessageIds = 'tooManyAttempts' | 'tooManyAttemptsByDefault' | 'unbounded' | 'setThreeAttempts' | 'durableTooMany' | 'durableUnbounded' | 'setDurableAttempts';
+type MessageIds = 'tooManyAttempts' | 'tooManyAttemptsByDefault' | 'unbounded' | 'unboundedUntilAborted' | 'setThreeAttempts' | 'durableTooMany' | 'durableUnbounded' | 'setDurableAttempts';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-attempts',
@@ -26,6 +26,8 @@ export default createRule<Options, MessageIds>({
         '{{label}} makes up to {{attempts}} calls in total with this default, which every call that passes no value gets, above the bound of {{max}} (R-RES-RE-3). Default to 3 attempts; work that needs more belongs in a durable task queue.',
       unbounded:
         '{{label}} retries without bound (R-RES-RE-3). Bound it to 3 attempts; work that must eventually succeed belongs in a durable task queue.',
+      unboundedUntilAborted:
+        '{{label}} has no limit on attempts: it retries until it succeeds or its abort signal fires (R-RES-RE-3). Bound it to 3 attempts; work that must eventually succeed belongs in a durable task queue.',
       setThreeAttempts: 'Bound the attempts, keeping the schedule within the guide ({{edit}}).',
       durableTooMany:
         '{{label}} retries this durable work up to {{attempts}} times, above the bound of {{max}} (R-RES-RE-5). After {{max}} attempts mark it failed and alert a human.',
@@ -86,7 +88,7 @@ export default createRule<Options, MessageIds>({
           const suggestion = site.attempts.node?.type === AST_NODE_TYPES.AssignmentPattern ? undefined : scheduleSuggestion(site, { need: 'attempts', maxAttempts: max }, model, site.fixes?.attempts?.(3));
           context.report({
             node,
-            messageId: attempts === Infinity ? 'unbounded' : byDefault ? 'tooManyAttemptsByDefault' : 'tooManyAttempts',
+            messageId: attempts === Infinity ? (site.stopsOnAbort ? 'unboundedUntilAborted' : 'unbounded') : byDefault ? 'tooManyAttemptsByDefault' : 'tooManyAttempts',
             data: { label: site.label, attempts, max },
             suggest: suggestion
               ? [{ messageId: 'setThreeAttempts', data: { edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }]

@@ -19,8 +19,22 @@ run('max-retry-attempts', rule, {
     },
     `import retry from 'async-retry'; await retry(async (bail) => run(), { retries: 2 });`,
     `const retry = require('retry'); const op = retry.operation({ retries: 3 });`,
+    // An abort check beside a counter: the counter bounds the attempts (3 calls).
+    "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string, signal: AbortSignal) {\n  for (let attempt = 1; attempt <= 3; attempt++) {\n    if (signal.aborted) throw new Error('aborted');\n    try { return await fetch(url, { signal }); } catch { await sleep(200 * 2 ** attempt * Math.random()); }\n  }\n}",
+    // Look-alike: a flag of the object's own (`this.closed`) may be set by anything, a count included: unknown.
+    "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport class Poller {\n  closed = false;\n  close() { this.closed = true; }\n  async load(url: string) {\n    while (true) {\n      if (this.closed) return undefined;\n      try { return await fetch(url); } catch { await sleep(1000 * Math.random()); }\n    }\n  }\n}",
   ],
   invalid: [
+    {
+      // Only the caller's abort signal stops it: no limit on the attempts of its own.
+      code: "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string, signal: AbortSignal) {\n  while (true) {\n    if (signal.aborted) throw new Error('aborted');\n    try { return await fetch(url, { signal }); } catch { await sleep(1000 * Math.random()); }\n  }\n}",
+      errors: [{ messageId: 'unboundedUntilAborted', line: 3, data: { label: 'while loop' } }],
+    },
+    {
+      // The same through a helper whose callback decides the wait, the signal a presence check and the flag.
+      code: "export async function withBackoff<T>(fn: () => Promise<T>, onError: (e: unknown) => number | null, opts: { signal?: AbortSignal }): Promise<T> {\n  for (;;) {\n    if (opts.signal && opts.signal.aborted) throw new Error('aborted');\n    try { return await fn(); } catch (e) {\n      const wait = onError(e);\n      if (wait === null) throw e;\n      await new Promise((r) => setTimeout(r, wait));\n    }\n  }\n}",
+      errors: [{ messageId: 'unboundedUntilAborted', line: 2, data: { label: 'for loop' } }],
+    },
     {
       // rxjs: the delay refuses the eighth retry: 8 calls, reported at the delay that decides it.
       code: `import { ajax } from 'rxjs/ajax';\nimport { retry, throwError, timer } from 'rxjs';\nexport const a$ = ajax.getJSON('/a').pipe(retry({ count: 10, delay: (error, n) => n >= 8 ? throwError(() => error) : timer(Math.random() * 500 * 2 ** n) }));`,

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 run('max-retry-duration', rule, {
   valid: [
+    // Unbounded but for the caller's abort signal, which may carry a deadline: the time is unknown.
+    "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string, signal: AbortSignal) {\n  while (true) {\n    if (signal.aborted) throw new Error('aborted');\n    try { return await fetch(url, { signal }); } catch { await sleep(1000 * Math.random()); }\n  }\n}",
     // 500 + 1000 = 1.5 s
     `import pRetry from 'p-retry'; await pRetry(run, { retries: 2, minTimeout: 500 });`,
     // randomize doubles the bound: 2 × (1000 + 2000) = 6 s, but a 4 s maxRetryTime caps it.

@@ -23,7 +23,10 @@ export function totalAttempts(hw: HandWritten, shape: Shape): Setting<number> {
   const { region } = shape;
   // A guard only a returned operation meets (`if (res.ok || !shouldRetry(res)) return res;` in the
   // try) leaves on that path; a thrown failure goes on past it, so it bounds only through a counter.
-  const constraints = shape.constraints.filter((c) => !c.returnedOnly || refsCounter(hw, c.test, region));
+  // An abort signal's flag (`if (signal.aborted) return`) is the caller cancelling, not a bound
+  // of the retry's own: whoever aborts (a user, a deadline) may never do so, and a deadline caps
+  // the time, never the number of attempts R-RES-RE-3 counts. The count is read without it.
+  const constraints = shape.constraints.filter((c) => (!c.returnedOnly || refsCounter(hw, c.test, region)) && !isCancellation(c.test));
   const bounded = constraints.filter((c) => refsCounter(hw, c.test, region));
   const sawUnknown = new Set<Constraint>();
   const exitAt = (k: number): Constraint | undefined => {
@@ -65,6 +68,29 @@ export function totalAttempts(hw: HandWritten, shape: Shape): Setting<number> {
   }
   for (const c of bounded) if (hasEquality(c.test)) return { value: UNKNOWN, node: c.test };
   return { value: Infinity };
+}
+
+/**
+ * Whether a condition only asks whether the caller cancelled: an abort signal's `aborted` flag
+ * (`signal.aborted`, `!this.controller.signal.aborted`, `signal && signal.aborted`), nothing else.
+ */
+export function isCancellation(test: Node): boolean {
+  const n = unwrap(test);
+  if (n.type === T.UnaryExpression && n.operator === '!') return isCancellation(n.argument);
+  if (n.type === T.LogicalExpression) {
+    const l = isCancellation(n.left);
+    const r = isCancellation(n.right);
+    // `signal && signal.aborted`: a presence check beside the flag.
+    return (l && r) || (l && isPlainReference(n.right)) || (r && isPlainReference(n.left));
+  }
+  return n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier && n.property.name === 'aborted' && isPlainReference(n.object);
+}
+
+/** A name or a chain of property reads on a name or `this`, with no call in it. */
+function isPlainReference(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === T.Identifier || n.type === T.ThisExpression) return true;
+  return n.type === T.MemberExpression && !n.computed && isPlainReference(n.object);
 }
 
 /** A part of an exit condition that is neither a counter check nor about the error, and cannot be read. */

@@ -7,7 +7,7 @@ import { NO_RESPONSE } from '../eval/environment.js';
 import { site } from '../libraries/shared.js';
 import type { DelaySchedule, ErrorFilter, Node, RetrySite } from '../model.js';
 import { attemptEnv, evaluateAt, type AttemptQuestion, type HandWritten, type Region } from './attempts.js';
-import { totalAttempts } from './bound.js';
+import { isCancellation, totalAttempts } from './bound.js';
 import { clientErrorInclusions, errorFilter } from './filter.js';
 import { combineSchedules, waitReader, waitSchedule } from './schedule.js';
 import { attemptTimeout } from './timeouts.js';
@@ -118,6 +118,8 @@ export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; re
   const leastWorst = leastWorstWaits(hw, shape, attempts.value, schedule.delay);
   const delay = leastWorst ? { ...schedule.delay, leastWorst } : schedule.delay;
   const { jitter } = schedule;
+  // Unbounded but for an abort signal: the signal's holder decides the time (a deadline or never).
+  const cancel = attempts.value === Infinity ? shape.constraints.find((c) => isCancellation(c.test)) : undefined;
   const built = site({
     library: 'hand-written',
     label: where.label,
@@ -129,6 +131,7 @@ export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; re
     errorFilter: errorFilter(hw, shape),
     attemptTimeoutMs: attemptTimeout(hw, shape),
     operation: shape.operation,
+    ...(cancel ? { stopsOnAbort: true, deadlineMs: { value: UNKNOWN, node: cancel.test } } : {}),
   });
   rememberShape(built, hw, shape);
   return built;

@@ -520,6 +520,7 @@ export function wrapperCallSite(
     errorFilter,
     deadlineMs: { value: at.deadlineMs.value },
     attemptTimeoutMs: { value: at.attemptTimeoutMs.value },
+    stopsOnAbort: at.stopsOnAbort,
     // A forwarding helper repeats the call it makes from these arguments: the call stands for it.
     operation: helper.kind === 'callback' ? passedOperation && valueAt(passedOperation) : call,
     clientLevel: false,
