@@ -531,6 +531,51 @@ export async function sendEmail(to: string, subject: string, retries = 3) {
     ]);
   });
 
+  it('counts a function of another file that retries on its own, called inside a retry here, as the inner layer', () => {
+    const at = project({
+      'src/shard.ts': `const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export async function refreshShards(): Promise<boolean> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      return (await fetch('/shards')).ok;
+    } catch (error) {
+      await sleep(Math.random() * 500 * 2 ** attempt);
+    }
+  }
+  return false;
+}
+// Defines a retrying function without running it: calling this runs no retry.
+export function makeUpdater() {
+  return async function again(id: string, attempt = 0): Promise<void> {
+    try { await fetch('/shards/' + id); } catch { if (attempt < 3) return again(id, attempt + 1); }
+  };
+}
+`,
+      'src/app.ts': '',
+    });
+    const code = `
+      import { makeUpdater, refreshShards } from './shard';
+      export async function connect(id: string, attempt = 0): Promise<void> {
+        const ok = await refreshShards();
+        if (!ok && attempt < 2) {
+          await new Promise((r) => setTimeout(r, Math.random() * 1000 * 2 ** attempt));
+          return connect(id, attempt + 1);
+        }
+      }
+      export async function setup() {
+        for (let i = 0; i < 2; i++) {
+          try { return makeUpdater(); } catch { await new Promise((r) => setTimeout(r, Math.random() * 100)); }
+        }
+      }
+      // Outside any retry: the function's own retry is its business.
+      export const once = () => refreshShards();
+    `;
+    const { findings } = run(code, { filename: at('src/app.ts') });
+    expect(findings.filter((f) => f.rule === 'no-nested-retry').map((f) => [f.line, f.message.split(', which')[0]])).toEqual([
+      [4, 'recursive connect() retries refreshShards() (for loop in shard.ts)'],
+    ]);
+  });
+
   it('follows CommonJS requires in JavaScript linted with the default parser', () => {
     const at = project({
       'lib/retry.js': `

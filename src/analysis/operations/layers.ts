@@ -8,7 +8,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { BreakerQuery, BuiltInRetryFacet, LibraryDescriptor } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { enclosingFunction, findVariable, memberRoot, unwrap } from '../ast.js';
+import { enclosingFunction, findVariable, isFunctionNode, memberRoot, unwrap } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
 import { callsItself, type Classifier } from './classify.js';
 import { runsOnceOnTheWayOut } from './settled.js';
@@ -40,6 +40,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
   /** The file name of another file's client sites met here, for messages. */
   const openedIn = new Map<RetrySite, string>();
   const importedClients = new Map<string, readonly RetrySite[]>();
+  const importedRetries = new Map<string, readonly RetrySite[]>();
   const breakers = file.libraries.filter((l) => l.breaker);
   const builtIn = file.libraries.filter((l) => l.builtInRetry);
   /** Libraries whose client this file builds: its site says how that client retries, not the defaults. */
@@ -168,6 +169,15 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
           out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label})`, attempts: layerAttempts(inner)!, site: inner });
         }
       }
+      // A call of a function another file of the project exports that retries on its own
+      // (`updateShard(id)` whose body loops over its PATCH): that retry is a layer under this one.
+      if (clients.length === 0 && !siteNodes().has(call)) {
+        for (const inner of importedRetriesRunBy(call, scope)) {
+          if (layered.has(inner)) continue;
+          layered.add(inner);
+          out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label} in ${openedIn.get(inner) ?? 'another file'})`, attempts: layerAttempts(inner)! });
+        }
+      }
       // A call that is a retry site of its own (`ky.get(url, { retry: 0 })`) is judged by what it writes, above.
       if (clients.length === 0 && builtIn.length > 0 && !siteNodes().has(call)) {
         const facet = builtInRetryOf(call);
@@ -240,6 +250,37 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
   }
 
   /**
+   * The retries a call of an imported function runs, when another file of the project exports it:
+   * that file's sites in the function's body that run with it (retriesRunBy's rule), read once per
+   * imported binding and per version of that file. Only a plain call of the binding (`load(id)`);
+   * what cannot be opened or read is no layer.
+   */
+  function importedRetriesRunBy(call: TSESTree.CallExpression, scope: Node): readonly RetrySite[] {
+    if (!ctx.project || !ctx.importedValue) return [];
+    const callee = unwrap(call.callee);
+    const ref = callee.type === T.Identifier ? ctx.imports.resolve(callee) : undefined;
+    if (!ref || runsOnceOnTheWayOut(call, scope, ctx)) return [];
+    const key = `${ref.module}\0${ref.path}`;
+    let found = importedRetries.get(key);
+    if (!found) importedRetries.set(key, (found = retriesOfExported(callee as TSESTree.Identifier)));
+    return found;
+  }
+
+  function retriesOfExported(id: TSESTree.Identifier): readonly RetrySite[] {
+    const value = ctx.importedValue!(id);
+    const fn = value && isFunctionNode(value.node) ? value.node : undefined;
+    if (!value || !fn) return [];
+    const out: RetrySite[] = [];
+    for (const other of ctx.project!.sites(value.ctx)) {
+      // The function itself may be the retry (a recursion): calling it from outside runs it.
+      if (!inside(fn, other.node) || !mayRunInside(other) || (other.node !== fn && !runsWith(other.node, fn))) continue;
+      if (value.ctx.file) openedIn.set(other, basename(value.ctx.file));
+      out.push(other);
+    }
+    return out;
+  }
+
+  /**
    * The retries a call of a function of this file runs: sites in its body (not in a function it only
    * defines), with a known count above one, that are not the outer retry itself (a recursion, the
    * other function of a cycle) and not a client it builds (building one sends nothing).
@@ -271,7 +312,8 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
 
   /** Whether code in `fn` runs when `fn` does: no function between them but callbacks handed to a call. */
   function runsWith(node: Node, fn: TSESTree.FunctionLike): boolean {
-    for (let f = enclosingFunction(node); f && f !== fn; f = enclosingFunction(f)) {
+    // A site that is a function (a recursion) runs when that function is called, not where it is defined.
+    for (let f = isFunctionNode(node) ? node : enclosingFunction(node); f && f !== fn; f = enclosingFunction(f)) {
       const p = f.parent;
       if (p?.type !== T.CallExpression || !p.arguments.includes(f as TSESTree.CallExpressionArgument)) return false;
     }
