@@ -6,6 +6,11 @@ const opts = `{ retries: 2, minTimeout: 500, randomize: true }`;
 
 run('no-unsafe-write-retry', rule, {
   valid: [
+    // MongoDB updates whose operators land in the same state when run again: `$set`/`$setOnInsert`
+    // with upsert, Mongoose's implicit `$set` of plain fields, a replacement, in a helper or written there.
+    `import pRetry from 'p-retry';\nconst saveMatch = async (db, id, teams) => {\n  await db.collection('games').updateOne({ id }, { $set: { teams }, $setOnInsert: { createdAt: new Date() } }, { upsert: true });\n};\nexport const save = (db, id, teams) => pRetry(() => saveMatch(db, id, teams), ${opts});`,
+    `import pRetry from 'p-retry';\nimport { Order } from './models';\nexport const markPaid = (id) => pRetry(() => Order.findByIdAndUpdate(id, { status: 'paid' }), ${opts});`,
+    `import pRetry from 'p-retry';\nconst update = { $addToSet: { tags: 'vip' } };\nexport const tag = (users, id) => pRetry(() => users.updateMany({ id }, update), ${opts});`,
     // A projection rxjs does not subscribe to (`map`), and one downstream of the retry: not repeated.
     `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap, map } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  a(id: string) { return this.http.get('/a/' + id).pipe(map((x) => this.http.post('/log', x)), retry({ count: 2, delay: 500 })); }\n  b(id: string) { return this.http.get('/a/' + id).pipe(retry({ count: 2, delay: 500 }), switchMap((x) => this.http.post('/log', x))); }\n}`,
     // Wide-corpus regressions: a promise executor's setTimeout is the sleep, and a bare setX()
@@ -118,6 +123,11 @@ run('no-unsafe-write-retry', rule, {
     `import pRetry from 'p-retry'; import axios from 'axios'; await pRetry(() => axios.post('/x', b), { retries: 0 });`,
   ],
   invalid: [
+    {
+      // `$inc` adds again on every run: a write, even when the helper's verb says nothing.
+      code: `import pRetry from 'p-retry';\nconst bump = async (db, id) => {\n  await db.collection('counters').updateOne({ id }, { $inc: { visits: 1 } });\n};\nexport const visit = (db, id) => pRetry(() => bump(db, id), ${opts});`,
+      errors: [{ messageId: 'unsafeWrite', line: 5, data: { site: 'pRetry()', operation: 'bump() (db.collection().updateOne())' }, suggestions: [{ messageId: 'callOnce', output: `import pRetry from 'p-retry';\nconst bump = async (db, id) => {\n  await db.collection('counters').updateOne({ id }, { $inc: { visits: 1 } });\n};\nexport const visit = (db, id) => bump(db, id);` }] }],
+    },
     {
       // A resubscription runs the switchMap projection upstream of the retry again: its POST repeats.
       code: `import { HttpClient } from '@angular/common/http';\nimport { retry, switchMap } from 'rxjs';\nexport class S {\n  constructor(private http: HttpClient) {}\n  load(id: string) { return this.http.get('/a/' + id).pipe(switchMap((x) => this.http.post('/log', x)), retry({ count: 2, delay: 500 })); }\n}`,

@@ -2,7 +2,7 @@
  * THE place that decides what a call inside a retry is: a read, an idempotent write, a write, or
  * not an operation at all. Evidence, strongest first:
  *   1. an HTTP request whose method is known (`fetch(url, { method: 'POST' })`, `axios.post`);
- *   2. an SDK call its descriptor classifies (Stripe, AWS);
+ *   2. an SDK call its descriptor classifies (Stripe, AWS), or a MongoDB update by its operators;
  *   3. the project's settings (`writeFunctions`, `readFunctions`);
  *   4. with type information, the callee's declaration (`@idempotent`, the HTTP method it sends);
  *   5. the team's own helper, followed one or two levels: its body decides;
@@ -22,6 +22,7 @@ import type { MethodResolver, MethodTarget } from './members.js';
 import type { AnalysisContext } from '../library.js';
 import { IDEMPOTENT_VERBS, NOT_OPERATIONS, REQUEST_SENDERS, kindOfMethod, methodVerb, verbOf, worstMethod } from './vocabulary.js';
 import { computedCallee } from './computed-names.js';
+import { documentUpdateKind } from './document-updates.js';
 import { argumentsOfEveryCall } from '../eval/functions.js';
 
 type AnyCall = TSESTree.CallExpression | TSESTree.NewExpression;
@@ -83,6 +84,9 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (stated) return { node: call, label: stated === 'GET' ? label : `${label} (${stated})`, kind: kindOfMethod(stated), evidence: 'http', method: stated, key: key() };
     const sdk = sdkOperation(call);
     if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey, rejectingSdk: sdk.rejecting };
+    // A MongoDB update whose operators are written in the call (`$set` lands in the same state again, `$inc` does not).
+    const update = documentUpdateKind(call, ctx);
+    if (update) return { node: call, label, kind: update, evidence: 'sdk', key: key() };
     const name = calleeText(call.callee);
     if (name && file.words().writeFunctions.has(name)) return { node: call, label, kind: 'write', evidence: 'settings', key: key() };
     if (name && file.words().readFunctions.has(name)) return { node: call, label, kind: 'read', evidence: 'settings' };
