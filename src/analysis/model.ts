@@ -203,6 +203,12 @@ export interface RetrySite {
    */
   readonly repair?: Node | undefined;
   /**
+   * The retry re-runs a transaction only when the database reports a conflict it rolled back (a
+   * serialization failure, a deadlock: `e.code === 'P2034'`, `'40001'`): nothing was written, and the
+   * database asks for the re-run. The test that says so; only its count is judged.
+   */
+  readonly conflictRerun?: Node | undefined;
+  /**
    * Settings the site does not write and takes from configuration another file applies to it
    * (a TanStack Query hook's `retryDelay` from the QueryClient's defaults): which, and that file
    * (relative to the project's root).

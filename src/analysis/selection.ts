@@ -36,6 +36,12 @@ export interface AspectPolicy {
    */
   readonly repair: boolean;
   /**
+   * A transaction re-run on a conflict the database rolled back (a site with `conflictRerun`): no
+   * transient-failure retry and nothing written twice, so judged only for a count nothing bounds
+   * or that exceeds the guide's. Its pauses, time, jitter, writes and breaker are not judged.
+   */
+  readonly conflictRerun: boolean;
+  /**
    * A persistent connection re-established after it dropped (a site with `connection:
    * 'reconnection'`): `written` when judged where a strategy is written (never on the library's
    * defaults), `never` for what belongs to request retries (a count, a time budget, a breaker:
@@ -58,20 +64,20 @@ export interface AspectPolicy {
 
 export const SELECTION: Readonly<Record<Aspect, AspectPolicy>> = {
   // R-RES-RE-3 in memory; R-RES-RE-5's bounded count for durable engines.
-  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: true, reconnection: 'never', queuedRequest: true, clientSettings: ['attempts'] },
+  attempts: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', conflictRerun: true, repair: true, reconnection: 'never', queuedRequest: true, clientSettings: ['attempts'] },
   // R-RES-RE-4: time spent retrying in memory; a durable engine holds no worker between attempts.
-  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: true, clientSettings: ['attempts', 'delay'] },
+  duration: { durable: 'never', implicit: true, clientLevel: true, helper: 'in-helper', conflictRerun: false, repair: false, reconnection: 'never', queuedRequest: true, clientSettings: ['attempts', 'delay'] },
   // R-RES-RE-2/X3 in memory, R-RES-RE-5's exponential next attempt for durable engines.
-  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, clientSettings: ['delay'] },
+  backoff: { durable: 'judged', implicit: true, clientLevel: true, helper: 'in-helper', conflictRerun: false, repair: false, reconnection: 'written', queuedRequest: false, clientSettings: ['delay'] },
   // R-RES-RE-X3's jitter: only where the engine has a setting for it.
-  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'written', queuedRequest: false, clientSettings: ['jitter'] },
+  jitter: { durable: 'if-engine-has-setting', implicit: true, clientLevel: true, helper: 'in-helper', conflictRerun: false, repair: false, reconnection: 'written', queuedRequest: false, clientSettings: ['jitter'] },
   // R-RES-CB-1: asked of retries someone wrote, not of library defaults nor durable engines.
-  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', repair: false, reconnection: 'never', queuedRequest: false },
+  breaker: { durable: 'never', implicit: false, clientLevel: true, helper: 'in-helper', conflictRerun: false, repair: false, reconnection: 'never', queuedRequest: false },
   // R-RES-RE-1/X1: an unkeyed write repeated by an in-memory retry.
-  writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call', repair: true, reconnection: 'never', queuedRequest: true },
-  keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: true, reconnection: 'never', queuedRequest: true },
-  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false, reconnection: 'never', queuedRequest: true },
-  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', repair: false, reconnection: 'never', queuedRequest: true },
+  writes: { durable: 'never', implicit: true, clientLevel: true, helper: 'at-call', conflictRerun: false, repair: true, reconnection: 'never', queuedRequest: true },
+  keys: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', conflictRerun: false, repair: true, reconnection: 'never', queuedRequest: true },
+  'client-errors': { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', conflictRerun: false, repair: false, reconnection: 'never', queuedRequest: true },
+  nested: { durable: 'judged', implicit: true, clientLevel: true, helper: 'at-call', conflictRerun: false, repair: false, reconnection: 'never', queuedRequest: true },
 };
 
 /** The sites `aspect`'s rule judges. A site that makes a single call is not a retry for any aspect. */
@@ -92,6 +98,7 @@ export function selectSites(
     if (site.clientLevel && !policy.clientLevel) return false;
     if (policy.helper === 'in-helper' && site.fromHelper?.has(aspect as HelperFinding)) return false;
     if (site.repair && !policy.repair) return false;
+    if (site.conflictRerun && !policy.conflictRerun) return false;
     if (site.connection === 'reconnection' && (policy.reconnection === 'never' || site.implicit)) return false;
     if (site.connection === 'queued-request' && !policy.queuedRequest) return false;
     const settings = policy.clientSettings;

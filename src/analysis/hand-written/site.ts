@@ -13,6 +13,7 @@ import { combineSchedules, waitReader, waitSchedule } from './schedule.js';
 import { attemptTimeout } from './timeouts.js';
 import type { Sleep } from './sleeps.js';
 import { rememberShape } from './wait-edit.js';
+import { conflictRerun } from './conflict-rerun.js';
 
 /** Constraint on getting from a failure to the next attempt: `test` must evaluate to `want`. */
 export interface Constraint {
@@ -132,6 +133,7 @@ export function buildSite(hw: HandWritten, shape: Shape, where: { node: Node; re
     attemptTimeoutMs: attemptTimeout(hw, shape),
     operation: shape.operation,
     ...(cancel ? { stopsOnAbort: true, deadlineMs: { value: UNKNOWN, node: cancel.test } } : {}),
+    conflictRerun: conflictRerun(hw, shape),
   });
   rememberShape(built, hw, shape);
   return built;
@@ -152,7 +154,9 @@ export function mergeSites(sites: readonly RetrySite[]): RetrySite | undefined {
   const { delay, jitter } = combineSchedules((retries.length ? retries : sites).map((s) => ({ delay: s.delay, jitter: s.jitter })));
   // A repair-and-retry only when every way back is one: a counted way back beside it is a retry.
   const repair = sites.every((s) => s.repair) ? first.repair : undefined;
-  return { ...first, attempts, delay, jitter, errorFilter: mergeFilters(sites.map((s) => s.errorFilter)), repair };
+  // A conflict re-run only when every way back is one.
+  const rerun = sites.every((s) => s.conflictRerun) ? first.conflictRerun : undefined;
+  return { ...first, attempts, delay, jitter, errorFilter: mergeFilters(sites.map((s) => s.errorFilter)), repair, conflictRerun: rerun };
 }
 
 /**

@@ -521,6 +521,7 @@ export function wrapperCallSite(
     deadlineMs: { value: at.deadlineMs.value },
     attemptTimeoutMs: { value: at.attemptTimeoutMs.value },
     stopsOnAbort: at.stopsOnAbort,
+    conflictRerun: at.conflictRerun,
     // A forwarding helper repeats the call it makes from these arguments: the call stands for it.
     operation: helper.kind === 'callback' ? passedOperation && valueAt(passedOperation) : call,
     clientLevel: false,

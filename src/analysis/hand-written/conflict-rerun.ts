@@ -1,0 +1,77 @@
+/**
+ * A transaction re-run on a conflict: the way back to another attempt requires the caught error to
+ * carry a database conflict code (Prisma's P2034 write conflict or deadlock, PostgreSQL's and
+ * CockroachDB's 40001 serialization failure and 40P01 deadlock, MySQL's ER_LOCK_DEADLOCK (1213), SQLite's
+ * SQLITE_BUSY). MySQL's lock wait timeout is not one: it rolls back the statement only. The database rolled the transaction back, so nothing was written
+ * and re-running it is what the database asks for: not a transient-failure retry of a dependency.
+ * Its count is still judged; its waits, jitter and writes are not (selection.ts).
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { memberName, unwrap } from '../ast.js';
+import type { Node } from '../model.js';
+import type { HandWritten } from './attempts.js';
+import type { Shape } from './site.js';
+
+/**
+ * Codes that say the database rolled the whole transaction back. Prisma's P2028 (the transaction
+ * could not start, or expired before its commit) is one too: no commit happened.
+ */
+const CONFLICT_CODES: ReadonlySet<string | number> = new Set(['P2034', 'P2028', '40001', '40P01', 'ER_LOCK_DEADLOCK', 1213, 'SQLITE_BUSY']);
+
+/** Properties drivers put the code on. */
+const CODE_PROPERTIES: ReadonlySet<string> = new Set(['code', 'errno', 'sqlState', 'sqlstate']);
+
+/** The test that limits the retry to conflicts, when every way back requires one. */
+export function conflictRerun(hw: HandWritten, shape: Shape): Node | undefined {
+  for (const c of shape.constraints) {
+    for (const part of required(c.test, c.want)) if (isConflictTest(hw, part.node, part.want)) return part.node;
+  }
+  return undefined;
+}
+
+interface Part {
+  readonly node: Node;
+  readonly want: boolean;
+}
+
+/** The conditions that must each have a value for `test` to be `want`: the `&&` parts, through `!` and De Morgan's `||`. */
+function required(test: Node, want: boolean): Part[] {
+  const n = unwrap(test);
+  if (n.type === T.UnaryExpression && n.operator === '!') return required(n.argument, !want);
+  if (n.type === T.LogicalExpression && ((want && n.operator === '&&') || (!want && n.operator === '||'))) {
+    return [...required(n.left, want), ...required(n.right, want)];
+  }
+  return [{ node: n, want }];
+}
+
+/**
+ * Whether `node` having the value `want` means the code is a conflict code: `e.code === 'P2034'`,
+ * `['P2034', 'P2028'].includes(e.code)` or an `||` of such tests when true; `e.code !== '40001'`
+ * or an `&&` of such tests when false.
+ */
+function isConflictTest(hw: HandWritten, node: Node, want: boolean): boolean {
+  const n = unwrap(node);
+  if (n.type === T.UnaryExpression && n.operator === '!') return isConflictTest(hw, n.argument, !want);
+  if (n.type === T.LogicalExpression && n.operator === (want ? '||' : '&&')) return isConflictTest(hw, n.left, want) && isConflictTest(hw, n.right, want);
+  if (n.type === T.BinaryExpression && (want ? n.operator === '===' || n.operator === '==' : n.operator === '!==' || n.operator === '!=')) {
+    const [code, value] = isCodeRead(n.left) ? [n.left, n.right] : [n.right, n.left];
+    return isCodeRead(code) && isConflictCode(hw.evaluator.evaluate(value as Node));
+  }
+  if (want && n.type === T.CallExpression && memberName(unwrap(n.callee)) === 'includes' && n.arguments.length === 1) {
+    const arg = n.arguments[0]!;
+    if (arg.type === T.SpreadElement || !isCodeRead(arg)) return false;
+    const list = hw.evaluator.evaluate((unwrap(n.callee) as TSESTree.MemberExpression).object);
+    return Array.isArray(list) && list.length > 0 && list.every(isConflictCode);
+  }
+  return false;
+}
+
+function isCodeRead(node: Node): boolean {
+  const name = memberName(unwrap(node));
+  return name !== undefined && CODE_PROPERTIES.has(name);
+}
+
+function isConflictCode(value: unknown): boolean {
+  return (typeof value === 'string' || typeof value === 'number') && CONFLICT_CODES.has(value);
+}
