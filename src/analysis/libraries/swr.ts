@@ -123,7 +123,8 @@ function readDefaults(view: OptionsView): Reading {
   // It retries while retryCount <= errorRetryCount: that many retries, one more call.
   const attempts = count === undefined ? Infinity : count === UNKNOWN ? UNKNOWN : Math.max(0, Math.floor(count)) + 1;
   const delay = interval === undefined || interval === UNKNOWN ? UNKNOWN_SCHEDULE
-    : customSchedule('exponential', (n) => 1.5 * 2 ** Math.min(n, 8) * interval, { initialMs: 2 * interval, multiplier: 2, maxMs: 1.5 * 2 ** 8 * interval });
+    // `~~` truncates a product below 1.5 x 2^n: the most it gives is the whole number under it.
+    : customSchedule('exponential', (n) => (Math.ceil(1.5 * 2 ** Math.min(n, 8)) - 1) * interval, { initialMs: 2 * interval, multiplier: 2, maxMs: (1.5 * 2 ** 8 - 1) * interval });
   return { attempts, delay, jitter: true, filter: NO_FILTER };
 }
 

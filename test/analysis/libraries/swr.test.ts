@@ -62,6 +62,15 @@ describe('swr descriptor', () => {
     expect(analyse(`import useSWR from 'swr'; useSWR(key, fetcher, { revalidateOnFocus: false });`)).toEqual([]);
   });
 
+  it('takes the longest waits the default callback can draw: its `~~` truncates below 1.5 x 2^n intervals', () => {
+    const code = `
+      import useSWR from 'swr';
+      export const useProfile = () => useSWR('/api/profile', fetcher, { errorRetryCount: 3, errorRetryInterval: 1200 });
+    `;
+    // retryCount 1, 2, 3: at most 2, 5 and 11 intervals (not 3, 6 and 12): 2.4 + 6 + 13.2 s.
+    expect(analyse(code)[0]).toMatchObject({ attempts: 4, worstCaseMs: 21600 });
+  });
+
   it('leaves a callback it cannot read unknown', () => {
     const [site] = analyse(`
       import useSWR from 'swr';
