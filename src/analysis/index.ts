@@ -14,6 +14,7 @@ import { constInitializer } from './ast.js';
 import { createEvaluator, type Evaluator } from './eval/evaluator.js';
 import { LIBRARIES } from './libraries/index.js';
 import { findHandWrittenSites, mayHoldHandWritten } from './hand-written/index.js';
+import { withConflictRerun } from './hand-written/conflict-rerun.js';
 import { createOperationAnalysis, type OperationAnalysis } from './operations/index.js';
 import { siteSelection, type Aspect } from './selection.js';
 import { readSettings, type SafeRetrySettings } from './settings.js';
@@ -111,7 +112,7 @@ export function buildModel(
     const uses = collectUses(imports, new Set(modules));
     if (uses.length === 0) continue;
     try {
-      const found = library.find!(uses, context);
+      const found = library.find!(uses, context).map((s) => withConflictRerun(s, evaluator));
       for (const s of found) readers.set(s, { library, uses });
       sites.push(...found);
     } catch (error) {

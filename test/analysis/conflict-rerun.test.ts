@@ -51,4 +51,13 @@ describe('transaction re-runs on a database conflict', () => {
     `;
     expect(rulesAt(code)).toEqual(['2 require-exponential-backoff', '2 require-jitter']);
   });
+
+  it('reads a library retry whose predicate accepts conflict codes only', () => {
+    const code = `import pRetry from 'p-retry';
+      export const transfer = (run: () => Promise<void>) => pRetry(run, { retries: 3, shouldRetry: (e) => e.code === 'P2034' });
+      export const other = (run: () => Promise<void>) => pRetry(run, { retries: 3, shouldRetry: (e) => e.code === 'P2034' || e.code === 'ECONNRESET' });
+    `;
+    // The first is a re-run (only the legacy import is reported); the second retries a failure of the connection too.
+    expect(rulesAt(code)).toEqual(['1 no-legacy-retry', '3 max-retry-duration', '3 require-jitter']);
+  });
 });

@@ -9,7 +9,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { memberName, unwrap } from '../ast.js';
-import type { Node } from '../model.js';
+import type { Node, RetrySite } from '../model.js';
+import type { Evaluator } from '../eval/evaluator.js';
+import { isFunctionNode } from '../ast.js';
 import type { HandWritten } from './attempts.js';
 import type { Shape } from './site.js';
 
@@ -25,7 +27,7 @@ const CODE_PROPERTIES: ReadonlySet<string> = new Set(['code', 'errno', 'sqlState
 /** The test that limits the retry to conflicts, when every way back requires one. */
 export function conflictRerun(hw: HandWritten, shape: Shape): Node | undefined {
   for (const c of shape.constraints) {
-    for (const part of required(c.test, c.want)) if (isConflictTest(hw, part.node, part.want)) return part.node;
+    for (const part of required(c.test, c.want)) if (isConflictTest(hw.evaluator, part.node, part.want)) return part.node;
   }
   return undefined;
 }
@@ -50,18 +52,18 @@ function required(test: Node, want: boolean): Part[] {
  * `['P2034', 'P2028'].includes(e.code)` or an `||` of such tests when true; `e.code !== '40001'`
  * or an `&&` of such tests when false.
  */
-function isConflictTest(hw: HandWritten, node: Node, want: boolean): boolean {
+function isConflictTest(evaluator: Evaluator, node: Node, want: boolean): boolean {
   const n = unwrap(node);
-  if (n.type === T.UnaryExpression && n.operator === '!') return isConflictTest(hw, n.argument, !want);
-  if (n.type === T.LogicalExpression && n.operator === (want ? '||' : '&&')) return isConflictTest(hw, n.left, want) && isConflictTest(hw, n.right, want);
+  if (n.type === T.UnaryExpression && n.operator === '!') return isConflictTest(evaluator, n.argument, !want);
+  if (n.type === T.LogicalExpression && n.operator === (want ? '||' : '&&')) return isConflictTest(evaluator, n.left, want) && isConflictTest(evaluator, n.right, want);
   if (n.type === T.BinaryExpression && (want ? n.operator === '===' || n.operator === '==' : n.operator === '!==' || n.operator === '!=')) {
     const [code, value] = isCodeRead(n.left) ? [n.left, n.right] : [n.right, n.left];
-    return isCodeRead(code) && isConflictCode(hw.evaluator.evaluate(value as Node));
+    return isCodeRead(code) && isConflictCode(evaluator.evaluate(value as Node));
   }
   if (want && n.type === T.CallExpression && memberName(unwrap(n.callee)) === 'includes' && n.arguments.length === 1) {
     const arg = n.arguments[0]!;
     if (arg.type === T.SpreadElement || !isCodeRead(arg)) return false;
-    const list = hw.evaluator.evaluate((unwrap(n.callee) as TSESTree.MemberExpression).object);
+    const list = evaluator.evaluate((unwrap(n.callee) as TSESTree.MemberExpression).object);
     return Array.isArray(list) && list.length > 0 && list.every(isConflictCode);
   }
   return false;
@@ -74,4 +76,21 @@ function isCodeRead(node: Node): boolean {
 
 function isConflictCode(value: unknown): boolean {
   return (typeof value === 'string' || typeof value === 'number') && CONFLICT_CODES.has(value);
+}
+
+/**
+ * A library retry whose filter is a predicate written in its options that accepts conflicts only
+ * (`shouldRetry: (e) => e.code === 'P2034'`, `retryIf: (e) => ['40001', '40P01'].includes(e.code)`):
+ * the same re-run, read from the predicate's returned expression. The site itself when it is not one.
+ */
+export function withConflictRerun(site: RetrySite, evaluator: Evaluator): RetrySite {
+  const at = site.errorFilter.node;
+  const fn = at?.type === T.Property ? unwrap(at.value) : at && unwrap(at);
+  if (site.conflictRerun || !fn || !isFunctionNode(fn) || !fn.body) return site;
+  let returned: Node | undefined;
+  if (fn.body.type !== T.BlockStatement) returned = fn.body;
+  else if (fn.body.body.length === 1 && fn.body.body[0]!.type === T.ReturnStatement) returned = fn.body.body[0]!.argument ?? undefined;
+  if (!returned) return site;
+  for (const part of required(returned, true)) if (isConflictTest(evaluator, part.node, part.want)) return { ...site, conflictRerun: part.node };
+  return site;
 }
