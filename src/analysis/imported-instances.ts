@@ -27,7 +27,7 @@ export function findImportedInstanceSites(ctx: AnalysisContext, libraries: reado
     readersOf.set(libraries, known);
   }
   const { readers, methods } = known;
-  if (readers.length === 0 || !ctx.importedValue) return [];
+  if (readers.length === 0 || !ctx.importedValue || !mayCallMethod(ctx.sourceCode.text, methods)) return [];
   const found = new Map<LibraryDescriptor, ImportedInstance[]>();
   for (const binding of ctx.imports.bindings) {
     // The calls first: most imported names are never called with a method a descriptor reads.
@@ -51,6 +51,17 @@ export function findImportedInstanceSites(ctx: AnalysisContext, libraries: reado
   const sites: RetrySite[] = [];
   for (const [library, instances] of found) sites.push(...library.importedInstances!.find(instances, ctx));
   return sites;
+}
+
+/**
+ * Whether the text may hold a call of one of `methods` (a few words, `producer`): every site here
+ * starts from a member `name.method(...)` (calledMethod), whose property is spelt in the text as
+ * the name itself or with a `\u` escape. A file with neither (nearly all) has no such call, and
+ * is settled by a substring search or two instead of a look at every reference of every import.
+ */
+function mayCallMethod(text: string, methods: ReadonlySet<string>): boolean {
+  for (const m of methods) if (text.includes(m)) return true;
+  return text.includes('\\u');
 }
 
 /** `name.method(...)` with `method` one of `methods`. */

@@ -121,6 +121,14 @@ describe('a kafkajs client built in another file', () => {
     `, at('apps/weather/producer.ts'))).toEqual([]);
   });
 
+  it('reads producer() spelt with an escape, which the word test on the text lets through', () => {
+    const at = project(files);
+    expect(lintAt(`
+      import { kafkaClient } from '@app/kafka';
+      export const p = kafkaClient.\\u0070roducer({ retry: { maxRetryTime: 7, multiplier: 2 } });
+    `, at('apps/weather/producer.ts'))).toEqual(['3 no-unsafe-write-retry', '3 max-retry-attempts', '3 require-exponential-backoff', '3 require-jitter'].sort());
+  });
+
   it('opens no other file for a file that calls none of the followed methods', () => {
     const at = project(files);
     const before = moduleCacheStats().parses;
