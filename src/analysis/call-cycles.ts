@@ -79,7 +79,7 @@ function callGraph(ctx: AnalysisContext): Map<Fn, Edge[]> {
   // A cycle needs two named functions: with fewer, mayCycle says no whatever the text holds.
   if (units.length < 2) return graph;
   const local = new Set(units.filter((u) => !u.method).map((u) => u.name));
-  const candidates = candidateCalls(ctx.sourceCode.text, local);
+  const candidates = candidateCalls(ctx.sourceCode.text, local, new Set(units.map((u) => u.name)));
   // Most files have no two functions that call each other: settled by names and ranges alone.
   if (!mayCycle(units, candidates)) return graph;
   const methods = new WeakMap<TSESTree.ClassBody, Map<string, Fn>>();
@@ -118,8 +118,11 @@ interface Candidate {
  * The calls that may be edges, found from the text (`this.name(`, and `name(` for the file's
  * function names) rather than from every call of the file: most files have no cycle, and listing
  * every call walks the whole tree. Only a name followed by `(` that passes the test is kept.
+ * A member call is kept only when its name is one of the file's named functions (`units`): the
+ * edge callGraph would make of it leads to a method, and a method with a name is a unit; any other
+ * target (a function wrapped in `as`, a member of another object) has no edge of its own back.
  */
-function candidateCalls(text: string, local: ReadonlySet<string>): Candidate[] {
+function candidateCalls(text: string, local: ReadonlySet<string>, units: ReadonlySet<string>): Candidate[] {
   const out: Candidate[] = [];
   // From each `(` back over spaces to the name before it: cheaper than a search for names.
   for (let open = text.indexOf('('); open >= 0; open = text.indexOf('(', open + 1)) {
@@ -130,12 +133,32 @@ function candidateCalls(text: string, local: ReadonlySet<string>): Candidate[] {
     if (start === end) continue;
     let before = start;
     while (before > 0 && isSpace(text.charCodeAt(before - 1))) before--;
-    const member = text[before - 1] === '.';
+    const member = text.charCodeAt(before - 1) === 46; /* . */
+    // `this` is tested on the characters themselves: every method call of the file comes here.
+    if (member && !thisBefore(text, before - 1)) continue;
     const name = text.slice(start, end);
-    if (member ? !THIS_BEFORE.test(text.slice(Math.max(0, before - 13), before - 1)) : !local.has(name)) continue;
+    if (!(member ? units : local).has(name)) continue;
     out.push({ open, name });
   }
   return out;
+}
+
+/**
+ * Whether the text before the `.` at `dot` ends with `this` and white space, within the 12
+ * characters before it, `this` not preceded there by a name character: what `/(?<![\w$])this\s*$/`
+ * says of `text.slice(max(0, dot - 12), dot)`, without the slice.
+ */
+function thisBefore(text: string, dot: number): boolean {
+  const lo = Math.max(0, dot - 12);
+  let k = dot;
+  while (k > lo && isRegExpSpace(text.charCodeAt(k - 1))) k--;
+  if (k - 4 < lo || text.charCodeAt(k - 1) !== 115 || text.charCodeAt(k - 2) !== 105 || text.charCodeAt(k - 3) !== 104 || text.charCodeAt(k - 4) !== 116) return false;
+  return k - 4 === lo || !isNameChar(text.charCodeAt(k - 5));
+}
+
+/** A character `\s` matches. */
+function isRegExpSpace(c: number): boolean {
+  return c < 128 ? isSpace(c) : /\s/.test(String.fromCharCode(c));
 }
 
 /** A function of the file that calls can name: a declaration, a function a variable holds, a method. */
@@ -197,8 +220,6 @@ function isNameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 }
 
-/** The text before `.name(` ends with `this` (and whitespace). */
-const THIS_BEFORE = /(?<![\w$])this\s*$/;
 
 /** The method whose `this` a call's `this` is: the nearest function that is no arrow, if it is a method. */
 function thisMethod(node: Node): Fn | undefined {
