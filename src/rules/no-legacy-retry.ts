@@ -48,9 +48,8 @@ export default createRule<Options, MessageIds>({
     },
   },
   defaultOptions: [{ modules: [], allow: [] }],
-  create(context, [{ modules = [], allow = [] }]) {
-    const allowed = new Set(allow);
-    const banned = new Set([...LEGACY.modules, ...modules].filter((m) => !allowed.has(m)));
+  create(context, options) {
+    const { allowed, banned } = moduleLists(options[0]);
     return {
       'Program:exit'() {
         const model = getRetryModel(context);
@@ -100,3 +99,19 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
+
+/**
+ * The allowed and banned modules of one options value, built once per value: createRule hands
+ * every file the same frozen options while the configuration stays the same.
+ */
+const listsOf = new WeakMap<object, { allowed: ReadonlySet<string>; banned: ReadonlySet<string> }>();
+function moduleLists(options: Options[0]): { allowed: ReadonlySet<string>; banned: ReadonlySet<string> } {
+  let lists = listsOf.get(options);
+  if (!lists) {
+    const { modules = [], allow = [] } = options;
+    const allowed = new Set(allow);
+    lists = { allowed, banned: new Set([...LEGACY.modules, ...modules].filter((m) => !allowed.has(m))) };
+    listsOf.set(options, lists);
+  }
+  return lists;
+}

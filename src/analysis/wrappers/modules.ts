@@ -97,10 +97,24 @@ export function isFollowable(specifier: string): boolean {
   return /^(?:@[\w.-]*\/|~\/?|#)?[\w.-]+(?:\/.*)?$/.test(specifier);
 }
 
+/**
+ * The folder of the last importing file asked about: each import of a file asks knownUnresolved,
+ * knownWithout and resolveImport with the same file, binding after binding.
+ */
+let lastFile = '';
+let lastDir = '';
+function dirOf(file: string): string {
+  if (file !== lastFile) {
+    lastDir = dirname(file);
+    lastFile = file;
+  }
+  return lastDir;
+}
+
 /** The file an import points at: relative paths by probing extensions, bare names as tsconfig path aliases or workspace symlinks. */
 export function resolveImport(specifier: string, fromFile: string): string | undefined {
   try {
-    const dir = dirname(fromFile);
+    const dir = dirOf(fromFile);
     if (specifier.startsWith('.') || specifier.startsWith('/')) {
       const key = `${dir}\0${specifier}`;
       const now = performance.now();
@@ -147,7 +161,7 @@ export function resolveImport(specifier: string, fromFile: string): string | und
  */
 export function knownUnresolved(specifier: string, fromFile: string): boolean {
   if (specifier.startsWith('.') || specifier.startsWith('/')) return false;
-  const dir = dirname(fromFile);
+  const dir = dirOf(fromFile);
   const key = `${dir}\0${specifier}`;
   if (workspaceResolutions.has(key)) return workspaceResolutions.get(key) === undefined;
   const chain = chains.get(dir);
@@ -166,7 +180,7 @@ export function knownUnresolved(specifier: string, fromFile: string): boolean {
  * package of plain functions).
  */
 export function knownWithout(specifier: string, fromFile: string, names: readonly string[]): boolean {
-  const dir = dirname(fromFile);
+  const dir = dirOf(fromFile);
   const key = `${dir}\0${specifier}`;
   let file: string | undefined;
   if (specifier.startsWith('.') || specifier.startsWith('/')) {

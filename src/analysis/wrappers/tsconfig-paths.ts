@@ -130,6 +130,8 @@ function aliasList(paths: Record<string, unknown>, base: string): Alias[] {
   return list;
 }
 
+const TRAILING_COMMAS = /,(\s*[}\]])/g;
+const TRAILING_COMMA = /,\s*[}\]]/;
 const JSONC_TOKENS = /"(?:[^"\\]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g;
 
 /** tsconfig files are JSON with comments and trailing commas; a `/*` inside a string ("@/*") is text. */
@@ -140,11 +142,22 @@ function parseJsonc(file: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+  // Most configs are plain JSON: when the text parses as it is and holds no comma the
+  // trailing-comma pass below would drop, the slow path gives the same object (a text that
+  // parses has no comment outside its strings, and strings are kept whole).
+  if (!TRAILING_COMMA.test(text)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
+    } catch {
+      // comments, or not JSON at all: the slow path decides
+    }
+  }
   // One pass of the regex engine over strings (kept) and comments (dropped): a loop over each
   // character cost more than everything else the import following does with a config.
   const out = text.replace(JSONC_TOKENS, (m) => (m[0] === '"' ? m : ''));
   try {
-    const parsed: unknown = JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
+    const parsed: unknown = JSON.parse(out.replace(TRAILING_COMMAS, '$1'));
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
