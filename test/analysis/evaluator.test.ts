@@ -102,6 +102,31 @@ describe('neverAFunction', () => {
     for (const name of ['declared', 'arrow', 'handlers.onRetry', 'list[0]', 'onRetry', 'picked']) expect(v.settledText).not.toContain(name);
   });
 
+  it('settles a conditional, a logical default or a copy whose every branch is no function, and keeps any with one', () => {
+    const v = judge(`
+      const arrow = () => 1;
+      const handlers = { onRetry: () => 1 };
+      const either = cond() ? make() : await load();
+      const orEmpty = opts().list ?? [];
+      const copied = either;
+      const built = make();
+      const memberCopy = built.count;
+      const nested = a() ? (b() || 'x') : \`t\`;
+      const withFunction = cond() ? make() : arrow;
+      const withDefault = opts().retry || arrow;
+      const withObject = cond() ? { f: arrow } : make();
+      const copiedFunction = handlers.onRetry;
+      export function run() {
+        use(either, orEmpty, copied, memberCopy, nested, either.x, withFunction, withDefault, withObject, withObject.f, copiedFunction);
+      }
+    `, 'branches.ts');
+    expect(v.wrong).toEqual([]);
+    expect(v.functions).toContain('copiedFunction');
+    expect(v.settledText).toEqual(expect.arrayContaining(['either', 'orEmpty', 'copied', 'memberCopy', 'nested', 'either.x', 'withObject']));
+    // A branch that may be a function keeps the name for evaluation, whatever the evaluation then says.
+    for (const name of ['withFunction', 'withDefault', 'withObject.f', 'copiedFunction']) expect(v.settledText).not.toContain(name);
+  });
+
   it('keeps class fields that hold a function, and settles `this` members that are no known field', () => {
     const v = judge(`
       const fallback = () => true;

@@ -36,8 +36,8 @@ export const STATUS_KEYS: ReadonlySet<string> = new Set(['status', 'statusCode',
 /** Members that lead from an error to the response (or its metadata) that carries the status. */
 const PASS_THROUGH_KEYS = new Set(['response', '$metadata', 'cause', 'res']);
 
-/** Evaluator.neverAFunction. */
-function neverAFunction(ev: Evaluator, node: TSESTree.Identifier | TSESTree.MemberExpression): boolean {
+/** Evaluator.neverAFunction; `depth` bounds the names followed through initialisers. */
+function neverAFunction(ev: Evaluator, node: TSESTree.Identifier | TSESTree.MemberExpression, depth = 0): boolean {
   let root: Node = node;
   while (root.type === T.MemberExpression) root = unwrap(root.object);
   if (root.type === T.ThisExpression) return !knownThisField(ev.sourceCode, node);
@@ -51,10 +51,27 @@ function neverAFunction(ev: Evaluator, node: TSESTree.Identifier | TSESTree.Memb
   if (def.type !== 'Variable') return true;
   const declarator = def.node as TSESTree.VariableDeclarator;
   if (!declarator.init) return true;
-  const init = unwrap(declarator.init).type;
-  if (NEVER_FUNCTION.has(init)) return true;
-  // `const x = { ... }` / `[ ... ]`: x itself is an object, not a function; `x.f` may be one.
-  return root === node && declarator.id === def.name && (init === T.ObjectExpression || init === T.ArrayExpression);
+  return neverAFunctionInit(ev, declarator.init, root === node && declarator.id === def.name, depth);
+}
+
+/**
+ * Whether the value an initialiser gives (`whole`: the variable itself, not a member of it or a
+ * destructured part) is never a function: a call, `new`, `await` or operator (and any member of
+ * them); for the whole variable also an object or array literal (`const x = { ... }`: x is no
+ * function, `x.f` may be one) and a name or member neverAFunction settles (`const x = opts.y`,
+ * the value being that of the initialiser). A conditional or logical expression gives one of its
+ * branches (or operands), so it is never a function when none of them is one (`const x = a ? f() : {}`,
+ * `const x = opts.x ?? []`): settled here instead of evaluating both branches.
+ */
+function neverAFunctionInit(ev: Evaluator, raw: Node, whole: boolean, depth: number): boolean {
+  const init = unwrap(raw);
+  if (NEVER_FUNCTION.has(init.type)) return true;
+  if (depth >= 4) return false;
+  if (init.type === T.ConditionalExpression) return neverAFunctionInit(ev, init.consequent, whole, depth + 1) && neverAFunctionInit(ev, init.alternate, whole, depth + 1);
+  if (init.type === T.LogicalExpression) return neverAFunctionInit(ev, init.left, whole, depth + 1) && neverAFunctionInit(ev, init.right, whole, depth + 1);
+  if (!whole) return false;
+  if (init.type === T.ObjectExpression || init.type === T.ArrayExpression) return true;
+  return (init.type === T.Identifier || init.type === T.MemberExpression) && neverAFunction(ev, init, depth + 1);
 }
 
 const functionNames = new WeakMap<object, Set<string> | null>();
