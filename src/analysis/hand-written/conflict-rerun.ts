@@ -8,12 +8,12 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { memberName, unwrap } from '../ast.js';
+import { isFunctionNode, memberName, unwrap } from '../ast.js';
 import type { Node, RetrySite } from '../model.js';
 import type { Evaluator } from '../eval/evaluator.js';
-import { isFunctionNode } from '../ast.js';
 import type { HandWritten } from './attempts.js';
 import type { Shape } from './site.js';
+import { requiredTerms } from './control-flow.js';
 
 /**
  * Codes that say the database rolled the whole transaction back. Prisma's P2028 (the transaction
@@ -27,24 +27,9 @@ const CODE_PROPERTIES: ReadonlySet<string> = new Set(['code', 'errno', 'sqlState
 /** The test that limits the retry to conflicts, when every way back requires one. */
 export function conflictRerun(hw: HandWritten, shape: Shape): Node | undefined {
   for (const c of shape.constraints) {
-    for (const part of required(c.test, c.want)) if (isConflictTest(hw.evaluator, part.node, part.want)) return part.node;
+    for (const term of requiredTerms(c.test, c.want)) if (isConflictTest(hw.evaluator, term.expr, term.want)) return term.expr;
   }
   return undefined;
-}
-
-interface Part {
-  readonly node: Node;
-  readonly want: boolean;
-}
-
-/** The conditions that must each have a value for `test` to be `want`: the `&&` parts, through `!` and De Morgan's `||`. */
-function required(test: Node, want: boolean): Part[] {
-  const n = unwrap(test);
-  if (n.type === T.UnaryExpression && n.operator === '!') return required(n.argument, !want);
-  if (n.type === T.LogicalExpression && ((want && n.operator === '&&') || (!want && n.operator === '||'))) {
-    return [...required(n.left, want), ...required(n.right, want)];
-  }
-  return [{ node: n, want }];
 }
 
 /**
@@ -91,6 +76,6 @@ export function withConflictRerun(site: RetrySite, evaluator: Evaluator): RetryS
   if (fn.body.type !== T.BlockStatement) returned = fn.body;
   else if (fn.body.body.length === 1 && fn.body.body[0]!.type === T.ReturnStatement) returned = fn.body.body[0]!.argument ?? undefined;
   if (!returned) return site;
-  for (const part of required(returned, true)) if (isConflictTest(evaluator, part.node, part.want)) return { ...site, conflictRerun: part.node };
+  for (const term of requiredTerms(returned, true)) if (isConflictTest(evaluator, term.expr, term.want)) return { ...site, conflictRerun: term.expr };
   return site;
 }

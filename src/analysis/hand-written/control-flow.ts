@@ -160,6 +160,16 @@ export function collectAwaits(block: Node): TSESTree.AwaitExpression[] {
   return out;
 }
 
+/** The terms a condition needs to hold (`a && !b` wanted true: `a` true, `b` false). */
+export function requiredTerms(test: Node, want: boolean): { expr: Node; want: boolean }[] {
+  const n = unwrap(test);
+  if (n.type === T.UnaryExpression && n.operator === '!') return requiredTerms(n.argument, !want);
+  if (n.type === T.LogicalExpression && ((n.operator === '&&' && want) || (n.operator === '||' && !want))) {
+    return [...requiredTerms(n.left, want), ...requiredTerms(n.right, want)];
+  }
+  return [{ expr: n, want }];
+}
+
 /** Visits the nodes of an expression, not entering nested functions. */
 export function walkExpression(node: Node, visit: (n: Node) => void): void {
   walk(node, visit, { skipFunctions: true });

@@ -15,7 +15,7 @@ import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { initialValue, linearStep, regionWrite, rootEnv, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
 import { isCounter, refsCounter, refsMovingCount, refsSteppingCounter } from './bound.js';
-import { calleeOf, chainRoot, collectAwaits, methodName, walkExpression, writeExpression } from './control-flow.js';
+import { calleeOf, chainRoot, collectAwaits, methodName, requiredTerms, walkExpression, writeExpression } from './control-flow.js';
 import { isFilterCondition, reachable, retriesFailuresOnly } from './filter.js';
 import { boundParameter } from './helper-call.js';
 import { failureCallbackOf, fieldWrites, nearestFunction, schedulingClosureCall } from './rearm.js';
@@ -512,16 +512,6 @@ const PREDICATE_NAME = /^(?:is|has|can|should|check|exists|was|does)(?:[A-Z_$]|$
 function isErrorClass(hw: HandWritten, n: Node): boolean {
   const q = hw.evaluator.qualifiedName(unwrap(n));
   return q === 'Error' || q === 'globalThis.Error';
-}
-
-/** The terms a condition needs to hold (`a && !b` wanted true: `a` true, `b` false). */
-function requiredTerms(test: Node, want: boolean): { expr: Node; want: boolean }[] {
-  const n = unwrap(test);
-  if (n.type === T.UnaryExpression && n.operator === '!') return requiredTerms(n.argument, !want);
-  if (n.type === T.LogicalExpression && ((n.operator === '&&' && want) || (n.operator === '||' && !want))) {
-    return [...requiredTerms(n.left, want), ...requiredTerms(n.right, want)];
-  }
-  return [{ expr: n, want }];
 }
 
 /** Awaited sleeps of the function's own body that run before the operation, besides those already found. */

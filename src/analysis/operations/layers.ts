@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import type { BreakerQuery, BuiltInRetryFacet, LibraryDescriptor } from '../library.js';
+import type { BreakerQuery, BuiltInRetryFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { enclosingFunction, findVariable, isFunctionNode, memberRoot, unwrap } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
@@ -220,64 +220,55 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
    * of that file; what cannot be read is no site.
    */
   function importedClientSites(call: TSESTree.CallExpression): readonly RetrySite[] {
-    if (!ctx.project || !ctx.importedValue) return [];
     const root = memberRoot(call.callee);
-    const ref = root.type === T.Identifier ? ctx.imports.resolve(root) : undefined;
-    if (!ref) return [];
-    // Every call through one imported binding asks the same: looked up once per reader.
-    const key = `${ref.module}\0${ref.path}`;
-    let found = importedClients.get(key);
-    if (!found) importedClients.set(key, (found = clientSitesExported(root as TSESTree.Identifier)));
-    return found;
-  }
-
-  function clientSitesExported(root: TSESTree.Identifier): readonly RetrySite[] {
-    const value = ctx.importedValue!(root);
-    const declarator = value?.node.parent;
-    if (!value || declarator?.type !== T.VariableDeclarator || declarator.init !== value.node || declarator.id.type !== T.Identifier) return [];
-    const variable = value.ctx.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
-    if (!variable) return [];
-    const out: RetrySite[] = [];
-    for (const site of ctx.project!.sites(value.ctx)) {
-      if (!site.clientLevel || site.executions) continue;
-      const target = site.operation && unwrap(site.operation);
-      const onVariable = target?.type === T.Identifier && variable.references.some((r) => r.identifier === target);
-      if (site.node !== value.node && !onVariable) continue;
-      if (value.ctx.file) openedIn.set(site, basename(value.ctx.file));
-      out.push(site);
-    }
-    return out;
+    return root.type === T.Identifier ? importedSites(root, importedClients, (value) => {
+      const declarator = value.node.parent;
+      if (declarator?.type !== T.VariableDeclarator || declarator.init !== value.node || declarator.id.type !== T.Identifier) return undefined;
+      const variable = value.ctx.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
+      if (!variable) return undefined;
+      return (site) => {
+        if (!site.clientLevel || site.executions) return false;
+        const target = site.operation && unwrap(site.operation);
+        return site.node === value.node || (target?.type === T.Identifier && variable.references.some((r) => r.identifier === target));
+      };
+    }) : [];
   }
 
   /**
    * The retries a call of an imported function runs, when another file of the project exports it:
-   * that file's sites in the function's body that run with it (retriesRunBy's rule), read once per
-   * imported binding and per version of that file. Only a plain call of the binding (`load(id)`);
-   * what cannot be opened or read is no layer.
+   * that file's sites in the function's body that run with it (retriesRunBy's rule). Only a plain
+   * call of the binding (`load(id)`); what cannot be opened or read is no layer.
    */
   function importedRetriesRunBy(call: TSESTree.CallExpression, scope: Node): readonly RetrySite[] {
-    if (!ctx.project || !ctx.importedValue) return [];
     const callee = unwrap(call.callee);
-    const ref = callee.type === T.Identifier ? ctx.imports.resolve(callee) : undefined;
-    if (!ref || runsOnceOnTheWayOut(call, scope, ctx)) return [];
-    const key = `${ref.module}\0${ref.path}`;
-    let found = importedRetries.get(key);
-    if (!found) importedRetries.set(key, (found = retriesOfExported(callee as TSESTree.Identifier)));
-    return found;
+    if (callee.type !== T.Identifier || runsOnceOnTheWayOut(call, scope, ctx)) return [];
+    return importedSites(callee, importedRetries, (value) => {
+      const fn = isFunctionNode(value.node) ? value.node : undefined;
+      // The function itself may be the retry (a recursion): calling it from outside runs it.
+      return fn && ((other) => inside(fn, other.node) && mayRunInside(other) && (other.node === fn || runsWith(other.node, fn)));
+    });
   }
 
-  function retriesOfExported(id: TSESTree.Identifier): readonly RetrySite[] {
-    const value = ctx.importedValue!(id);
-    const fn = value && isFunctionNode(value.node) ? value.node : undefined;
-    if (!value || !fn) return [];
-    const out: RetrySite[] = [];
-    for (const other of ctx.project!.sites(value.ctx)) {
-      // The function itself may be the retry (a recursion): calling it from outside runs it.
-      if (!inside(fn, other.node) || !mayRunInside(other) || (other.node !== fn && !runsWith(other.node, fn))) continue;
-      if (value.ctx.file) openedIn.set(other, basename(value.ctx.file));
-      out.push(other);
+  /**
+   * Sites of the project file an imported binding comes from, chosen by `select` (given the
+   * exported value, it returns the test of each of that file's sites, or undefined for none).
+   * Every call through one binding asks the same: read once per binding per reader, and once per
+   * version of that file (ProjectAccess.sites). Each site found is named with its file for messages.
+   */
+  function importedSites(id: TSESTree.Identifier, cache: Map<string, readonly RetrySite[]>, select: (value: ImportedValue) => ((site: RetrySite) => boolean) | undefined): readonly RetrySite[] {
+    if (!ctx.project || !ctx.importedValue) return [];
+    const ref = ctx.imports.resolve(id);
+    if (!ref) return [];
+    const key = `${ref.module}\0${ref.path}`;
+    let found = cache.get(key);
+    if (!found) {
+      const value = ctx.importedValue(id);
+      const keep = value && select(value);
+      found = value && keep ? ctx.project.sites(value.ctx).filter(keep) : [];
+      if (value?.ctx.file) for (const site of found) openedIn.set(site, basename(value.ctx.file));
+      cache.set(key, found);
     }
-    return out;
+    return found;
   }
 
   /**
