@@ -43,8 +43,11 @@ export function evaluateCall(ev: Evaluator, node: TSESTree.CallExpression, env: 
     if (given !== FREE) return given;
     // `response.headers.get(name)` of a response asked about by its status: no such header.
     if (name === 'get' && args.length === 1 && ev.eval(callee.object, env, depth) === NO_HEADERS) return null;
-    // `this.shouldRetry(res)`: a method of the class, followed like a local helper.
-    const method = env.inlines && object.type === T.ThisExpression ? instanceMethod(object, name) : undefined;
+    // `res.getStatusCode()`: an SDK response's status (or headers) read through a getter.
+    const getter = args.length === 0 ? RESPONSE_GETTERS.get(name) : undefined;
+    if (getter && ev.eval(callee.object, env, depth) === RESPONSE) return ev.memberOf(RESPONSE, getter, env, depth);
+    // `this.shouldRetry(res)`, `Client.shouldRetry(res)`: a method of a class of the file, followed like a local helper.
+    const method = !env.inlines ? undefined : object.type === T.ThisExpression ? instanceMethod(object, name) : object.type === T.Identifier ? staticMethod(ev, object, name) : undefined;
     if (method) return inline(ev, method, args, env, depth);
     if (env.randomness && RANDOM_NAME.test(name)) sawRandom(env);
     // `props.retryCheck(e)` with `props` bound to what a call passes: a function of this file passed in.
@@ -127,16 +130,34 @@ function portable(ev: Evaluator, v: Value, env: Env, depth: number): Value {
   return v;
 }
 
-/** The instance method `name` of the class `self` is in, when the class declares exactly one (no overloads, accessors). */
-export function instanceMethod(self: TSESTree.ThisExpression, name: string): TSESTree.FunctionLike | undefined {
-  const cls = thisClass(self);
+/** Getters of SDK response classes and the response member each reads (stripe's `res.getStatusCode()`). */
+export const RESPONSE_GETTERS: ReadonlyMap<string, string> = new Map([['getStatusCode', 'status'], ['getStatus', 'status'], ['getHeaders', 'headers']]);
+
+/**
+ * The static method `name` of a class of this file named by `object` (`Client.shouldRetry`), when
+ * the class declares exactly one and its name is never reassigned.
+ */
+export function staticMethod(ev: Evaluator, object: TSESTree.Identifier, name: string): TSESTree.FunctionLike | undefined {
+  const variable = ev.variableOf(object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'ClassName' || variable!.references.some((r) => r.isWrite())) return undefined;
+  return classMethod(def.node as TSESTree.ClassDeclaration, name, true);
+}
+
+/** The one plain method `name` (static or not) a class declares; undefined for overloads, accessors or none. */
+function classMethod(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined, name: string, isStatic: boolean): TSESTree.FunctionLike | undefined {
   let found: TSESTree.FunctionLike | undefined;
   for (const m of cls?.body.body ?? []) {
-    if (m.type !== T.MethodDefinition || m.static || m.computed || m.key.type !== T.Identifier || m.key.name !== name) continue;
+    if (m.type !== T.MethodDefinition || m.static !== isStatic || m.computed || m.key.type !== T.Identifier || m.key.name !== name) continue;
     if (found || m.kind !== 'method' || !m.value.body) return undefined;
     found = m.value;
   }
   return found;
+}
+
+/** The instance method `name` of the class `self` is in, when the class declares exactly one (no overloads, accessors). */
+export function instanceMethod(self: TSESTree.ThisExpression, name: string): TSESTree.FunctionLike | undefined {
+  return classMethod(thisClass(self), name, false);
 }
 
 /** `crypto.randomInt(max)` / `randomInt(min, max)`. */

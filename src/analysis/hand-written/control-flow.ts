@@ -7,6 +7,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { isFunctionNode, isLoopNode, labelsOf, memberName, unwrap, walk, type Loop } from '../ast.js';
 import { STATUS_KEYS } from '../eval/evaluator.js';
+import { RESPONSE_GETTERS } from '../eval/calls.js';
 import type { Node } from '../model.js';
 
 /** How a statement ends: leaves the construct (`return`/`throw`/`break` out), or may go on. */
@@ -191,6 +192,8 @@ export interface LoopScan {
   statusMembers: TSESTree.MemberExpression[];
   /** `result.error`: the error part of a returned result. */
   errorMembers: TSESTree.MemberExpression[];
+  /** Calls handed a name (`shouldRetry(res)`): a response may be judged in the function called. */
+  namedCalls: TSESTree.CallExpression[];
   switches: TSESTree.SwitchStatement[];
 }
 
@@ -198,7 +201,7 @@ export interface LoopScan {
 export const RESULT_ERROR_KEYS: ReadonlySet<string> = new Set(['error', 'err']);
 
 export function scanLoop(loop: Loop): LoopScan {
-  const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [], errorMembers: [], switches: [] };
+  const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [], errorMembers: [], namedCalls: [], switches: [] };
   const parts: Node[] = loop.type === T.ForStatement ? [loop.test, loop.update].filter((n): n is TSESTree.Expression => !!n) : [loop.test];
   // `break` inside a switch leaves the switch, not the loop.
   const switchEnds: number[] = [];
@@ -212,11 +215,12 @@ export function scanLoop(loop: Loop): LoopScan {
       case T.ReturnStatement: out.returns.push(n); break;
       case T.BreakStatement: if (n.label || switchEnds.length === 0) out.breaks.push(n); break;
       case T.SwitchStatement: switchEnds.push(n.range[1]); out.switches.push(n); break;
+      case T.CallExpression: if (n.arguments.some((a) => a.type === T.Identifier)) out.namedCalls.push(n); break;
       case T.UpdateExpression: if (n.argument.type === T.Identifier) out.writes.push(n.argument); break;
       case T.AssignmentExpression: if (n.left.type === T.Identifier) out.writes.push(n.left); break;
       case T.MemberExpression:
         if (n.computed) out.computed.push(n);
-        else if (n.property.type === T.Identifier && (n.property.name === 'ok' || STATUS_KEYS.has(n.property.name))) out.statusMembers.push(n);
+        else if (n.property.type === T.Identifier && (n.property.name === 'ok' || STATUS_KEYS.has(n.property.name) || (RESPONSE_GETTERS.get(n.property.name) === 'status' && n.parent?.type === T.CallExpression && n.parent.callee === n))) out.statusMembers.push(n);
         else if (n.property.type === T.Identifier && RESULT_ERROR_KEYS.has(n.property.name)) out.errorMembers.push(n);
         break;
       default: break;

@@ -26,12 +26,13 @@ import type { BoundCall } from './helper-call.js';
 import { interceptorSites } from './interceptors.js';
 import { loopSite } from './loops.js';
 import { recursionSite } from './recursion.js';
+import { callsJudgingThrough } from './status-predicates.js';
 import { LOGGER_NAME } from '../operations/vocabulary.js';
 
 export type { BoundCall } from './helper-call.js';
 
 // A dot first: a literal first character lets the scan skip ahead, twice as fast as `\b` here.
-const STATUS_WORD = /\.\s*(?:ok|status|statusCode|httpStatusCode|httpStatus)\b/g;
+const STATUS_WORD = /\.\s*(?:ok|status|statusCode|httpStatusCode|httpStatus|getStatus|getStatusCode)\b/g;
 
 /**
  * The hand-written retry sites of a file; with `bound`, only those inside that helper, read as
@@ -51,6 +52,11 @@ export function findHandWrittenSites(ctx: AnalysisContext, bound?: BoundCall): R
   for (const id of nodesAtWord(sourceCode, STATUS_WORD, isStatusProperty, { atEnd: true })) {
     const loop = nearestLoop(id.parent!);
     if (loop) loops.add(loop);
+    // Read in a function the loop hands its response to (`if (!shouldRetry(res)) return res`).
+    else for (const call of callsJudgingThrough(ctx, id.parent as TSESTree.MemberExpression)) {
+      const caller = nearestLoop(call);
+      if (caller) loops.add(caller);
+    }
   }
   // A returned result's error in a loop: `result.error`, or `const { data, error } = await op()`.
   for (const id of nodesAtWord(sourceCode, ERROR_WORD, isResultError, { atEnd: true, after: '.{,' })) {
@@ -129,7 +135,7 @@ function isResultError(n: Node): boolean {
 }
 
 
-/** The `ok` of `res.ok`, the `status` of `err.status` (not a variable or key of that name). */
+/** The `ok` of `res.ok`, the `status` of `err.status`, `getStatusCode` of `res.getStatusCode()` (not a variable or key of that name). */
 function isStatusProperty(n: Node): boolean {
   const m = n.parent;
   return n.type === T.Identifier && m?.type === T.MemberExpression && m.property === n && !m.computed;

@@ -19,6 +19,7 @@ import { isSleepCall, loopSleeps } from './sleeps.js';
 import { loopFieldCounters } from './field-counters.js';
 import { immediateWayBack } from './immediate.js';
 import { LOGGER_NAME } from '../operations/vocabulary.js';
+import { responseArguments } from './status-predicates.js';
 
 export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
   const scan = scanLoop(loop);
@@ -333,6 +334,15 @@ function responseShape(hw: HandWritten, loop: Loop, scan: LoopScan, regionOf: ()
     if (!v || candidates.has(v)) continue;
     const op = assignedCall(hw, v, loop);
     if (op) candidates.set(v, op);
+  }
+  // `if (!shouldRetry(res)) return res`: the response read in a function of the file it is handed to.
+  for (const call of scan.namedCalls) {
+    for (const arg of responseArguments(hw.evaluator, hw.ctx.sourceCode, call)) {
+      const v = hw.evaluator.variableOf(arg);
+      if (!v || candidates.has(v)) continue;
+      const op = assignedCall(hw, v, loop);
+      if (op) candidates.set(v, op);
+    }
   }
   for (const [v, operation] of candidates) {
     const roots = new Set<Variable>([v]);

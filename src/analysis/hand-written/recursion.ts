@@ -8,7 +8,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, contains, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { cycleReferences, type CycleReference } from '../call-cycles.js';
-import { STATUS_KEYS } from '../eval/evaluator.js';
+import { readAsResponse, responseArguments } from './status-predicates.js';
 import { FIELD_ENV } from '../eval/fields.js';
 import { localFunction, parameterVariable } from '../eval/functions.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
@@ -484,9 +484,16 @@ function responseFailure(hw: HandWritten, fn: Fn, path: FailurePath): void {
   };
   for (const c of path.constraints) {
     walkExpression(c.test, (n) => {
-      const key = memberName(n);
-      if (key === undefined || (key !== 'ok' && !STATUS_KEYS.has(key))) return;
-      const a = awaitedCall(unwrap((n as TSESTree.MemberExpression).object));
+      // `if (shouldRetry(res, n))`: the response read in a function of the file it is handed to.
+      if (n.type === T.CallExpression) {
+        for (const arg of responseArguments(hw.evaluator, hw.ctx.sourceCode, n)) {
+          const a = awaitedCall(arg);
+          if (a) found(a.v, a.root, 'response');
+        }
+        return;
+      }
+      if (n.type !== T.MemberExpression || !readAsResponse(n.object)) return;
+      const a = awaitedCall(unwrap(n.object));
       if (a) found(a.v, a.root, 'response');
     });
     if (path.failure === 'response') continue;
