@@ -520,13 +520,36 @@ export function wrapperCallSite(
     errorFilter,
     deadlineMs: { value: at.deadlineMs.value },
     attemptTimeoutMs: { value: at.attemptTimeoutMs.value },
-    stopsOnAbort: at.stopsOnAbort,
-    conflictRerun: at.conflictRerun,
     // A forwarding helper repeats the call it makes from these arguments: the call stands for it.
     operation: helper.kind === 'callback' ? passedOperation && valueAt(passedOperation) : call,
     clientLevel: false,
     fromHelper,
+    ...carriedFlags(at),
   };
+}
+
+/**
+ * What a call of a helper takes from the helper's site read with the call's arguments (`at`): every
+ * key of a site is listed, so a new one does not compile until it is decided here.
+ * - `call`: set for the call above (its node, label, settings and where each is written);
+ * - `carried`: how the helper's retry behaves, whoever calls it (a loop that stops only when
+ *   aborted, a transaction re-run): copied as is;
+ * - `dropped`: about the helper's own text (its options literal, fixes, executions, a repair or
+ *   breaker written there, defaults its file takes), which the call's site does not have.
+ */
+const CALL_TAKES: Readonly<Record<keyof RetrySite, 'call' | 'carried' | 'dropped'>> = {
+  library: 'call', label: 'call', kind: 'call', node: 'call', reportNode: 'call', attempts: 'call', delay: 'call', jitter: 'call',
+  errorFilter: 'call', deadlineMs: 'call', attemptTimeoutMs: 'call', operation: 'call', clientLevel: 'call', fromHelper: 'call',
+  stopsOnAbort: 'carried', conflictRerun: 'carried',
+  alsoRepeats: 'dropped', implicit: 'dropped', connection: 'dropped', options: 'dropped', fixes: 'dropped', breaker: 'dropped',
+  retriesWrites: 'dropped', retriedMethods: 'dropped', executions: 'dropped', repair: 'dropped', defaultsFrom: 'dropped', defaultsTakenBy: 'dropped',
+};
+const CARRIED = (Object.keys(CALL_TAKES) as (keyof RetrySite)[]).filter((k) => CALL_TAKES[k] === 'carried');
+
+function carriedFlags(at: RetrySite): Partial<RetrySite> {
+  const out: Partial<Record<keyof RetrySite, unknown>> = {};
+  for (const k of CARRIED) if (at[k] !== undefined) out[k] = at[k];
+  return out as Partial<RetrySite>;
 }
 
 /** Whether the call passes a function other than the operation (positionally or as an option). */
