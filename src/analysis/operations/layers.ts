@@ -8,7 +8,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { BreakerQuery, BuiltInRetryFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
-import { enclosingFunction, findVariable, isFunctionNode, memberRoot, unwrap } from '../ast.js';
+import { enclosingFunction, findVariable, isFunctionNode, lookupProperty, memberRoot, patternKey, unwrap, walk } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
 import { callsItself, type Classifier } from './classify.js';
 import { runsOnceOnTheWayOut } from './settled.js';
@@ -37,6 +37,7 @@ export type LocalCallee = (call: TSESTree.CallExpression) => TSESTree.FunctionLi
 export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier, http: HttpReader, localCallee?: LocalCallee): LayerReader {
   const { ctx } = file;
   let clientMap: Map<Variable, RetrySite[]> | undefined;
+  let memberMap: Map<Node, RetrySite[]> | undefined;
   /** The file name of another file's client sites met here, for messages. */
   const openedIn = new Map<RetrySite, string>();
   const importedClients = new Map<string, readonly RetrySite[]>();
@@ -69,15 +70,94 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     return (clientMap = map);
   }
 
+  /**
+   * Clients kept on the instance (`private s3 = new S3Client()`, `this.web = new WebClient(t)`):
+   * each `this.s3` read inside the class, to the client-level sites that build it.
+   */
+  function clientMembers(): Map<Node, RetrySite[]> {
+    if (memberMap) return memberMap;
+    const map = new Map<Node, RetrySite[]>();
+    for (const site of sites()) {
+      if (!site.clientLevel || site.executions || site.node.parent?.type === T.VariableDeclarator) continue;
+      for (const ref of instanceReferences(site.node, ctx)) {
+        if (ref.type !== T.MemberExpression) continue;
+        const list = map.get(ref) ?? [];
+        list.push(site);
+        map.set(ref, list);
+      }
+    }
+    return (memberMap = map);
+  }
+
   function clientSitesOf(call: Node): readonly RetrySite[] {
     if (call.type !== T.CallExpression) return [];
     let root: Node = unwrap(call.callee);
     while (root.type === T.MemberExpression || root.type === T.CallExpression) {
+      // `this.s3.send(...)`: the receiver is a client the class keeps.
+      if (root.type === T.MemberExpression && unwrap(root.object).type === T.ThisExpression) {
+        const held = sites().some((s) => s.clientLevel) ? clientMembers().get(root) : undefined;
+        return held ?? [];
+      }
       root = unwrap(root.type === T.MemberExpression ? root.object : root.callee);
     }
     if (root.type !== T.Identifier) return [];
     const v = findVariable(ctx.evaluator.scopeOf(root), root.name);
-    return (v && clientVariables().get(v)) ?? [];
+    if (!v) return [];
+    return clientVariables().get(v) ?? (clientVariables().size ? pickedClients(v) : []);
+  }
+
+  /**
+   * A client a function of the file hands back: `const { client } = getClientAndBucket(to)` where
+   * every return is an object literal whose `client` is one of the file's clients
+   * (`to === 'INGEST' ? s3IngestClient : s3PublicClient`), or `const s3 = clientFor(region)` whose
+   * returns are. Every return must name clients (through `?:`, `??` and `||`): one that does not
+   * leaves the receiver unknown (no layer).
+   */
+  function pickedClients(v: Variable): RetrySite[] {
+    const def = v.defs.length === 1 ? v.defs[0] : undefined;
+    const declarator = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator) : undefined;
+    const init = declarator?.init && unwrap(declarator.init);
+    const call = init?.type === T.AwaitExpression ? unwrap(init.argument) : init;
+    if (!declarator || call?.type !== T.CallExpression || v.references.some((r) => r.isWrite() && !r.init)) return [];
+    // The key the variable is taken from: none for `const s3 = f()`, `client` for `const { client } = f()`.
+    let key: string | undefined;
+    if (declarator.id.type === T.ObjectPattern) {
+      const property = declarator.id.properties.find((p) => p.type === T.Property && unwrap(p.value as Node) === def!.name);
+      key = property?.type === T.Property ? patternKey(property) : undefined;
+      if (key === undefined) return [];
+    } else if (declarator.id !== def!.name) return [];
+    const fn = localCallee?.(call);
+    if (!fn?.body) return [];
+    const returned: Node[] = [];
+    if (fn.body.type !== T.BlockStatement) returned.push(fn.body);
+    else walk(fn.body, (n) => { if (n.type === T.ReturnStatement) returned.push(n.argument ?? n); }, { skipFunctions: true });
+    const out = new Set<RetrySite>();
+    for (const r of returned) {
+      let value: Node | undefined = unwrap(r);
+      if (key !== undefined) {
+        if (value.type !== T.ObjectExpression) return [];
+        const found = lookupProperty(value, key, (n) => ctx.evaluator.scopeOf(n));
+        value = found.state === 'present' ? found.value : undefined;
+      }
+      if (!value || !namedClients(value, out)) return [];
+    }
+    // One layer whichever client is picked: the one that retries least, what every pick certainly does.
+    const counted = [...out].filter((site) => typeof site.attempts.value === 'number');
+    if (counted.length !== out.size) return [];
+    return counted.length ? [counted.reduce((a, b) => ((b.attempts.value as number) < (a.attempts.value as number) ? b : a))] : [];
+  }
+
+  /** Adds the clients an expression names (`a ? b : c`, `a ?? b`); false when a branch is no client of the file. */
+  function namedClients(expr: Node, out: Set<RetrySite>): boolean {
+    const e = unwrap(expr);
+    if (e.type === T.ConditionalExpression) return namedClients(e.consequent, out) && namedClients(e.alternate, out);
+    if (e.type === T.LogicalExpression && e.operator !== '&&') return namedClients(e.left, out) && namedClients(e.right, out);
+    if (e.type !== T.Identifier) return false;
+    const v = findVariable(ctx.evaluator.scopeOf(e), e.name);
+    const sitesOfIt = v && clientVariables().get(v);
+    if (!sitesOfIt) return false;
+    for (const site of sitesOfIt) out.add(site);
+    return true;
   }
 
   function callsThroughClient(site: RetrySite): TSESTree.CallExpression[] {
@@ -136,29 +216,16 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
       out.push({ node: other.reportNode, label: other.label, attempts: a, site: other });
     }
     for (const call of file.callsIn(scope)) {
-      const local = clientSitesOf(call);
-      // A client configured in another file of the project and imported here (`api` of `api.ts`,
-      // where `axiosRetry(api, {...})` is written): that file's site says how it retries.
-      const imported = local.length || siteNodes().has(call) ? [] : importedClientSites(call);
-      const foreign = imported.length > 0;
-      const clients = foreign ? imported : local;
-      // `api.get(url).json()`: the request is `api.get(url)`; the call on its result sends nothing
-      // more through the client, so the layer is reported once, at the request.
-      const request = clients.length ? innerCall(call) : undefined;
-      const sent = request ? clientSitesOf(request) : [];
-      for (const client of clients) {
-        if (sent.includes(client)) continue;
-        if (client.connection === 'reconnection') continue;
-        const a = client.attempts.value;
-        if (typeof a !== 'number' || a <= 1) continue;
-        const op = classifier.classify(call, new Set(), scope, 2);
-        // Clients that only retry idempotent methods do not repeat this write; an SDK client's own
-        // retries (the AWS SDK's, Stripe's) re-send writes too, as its descriptor says.
-        const retriesWrites = client.retriesWrites?.value ?? file.descriptorOf(client.library)?.builtInRetry?.retriesWrites;
-        if (op?.kind === 'write' && retriesWrites !== true) continue;
-        // Another file's site names its file, and offers no edit here (its nodes are not this file's).
-        if (foreign) out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label} in ${openedIn.get(client) ?? 'another file'})`, attempts: a });
-        else out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
+      const clients = clientLayers(call, scope, defaults);
+      out.push(...clients);
+      // A call of a function of this file whose body sends through a retrying client (`this.put(key)`
+      // where `put` calls `this.s3.send(...)`): that client's retries are a layer under this one.
+      if (clients.length === 0 && !siteNodes().has(call)) {
+        for (const inner of clientLayersRunBy(call, site, scope, defaults)) {
+          if (inner.site && layered.has(inner.site)) continue;
+          if (inner.site) layered.add(inner.site);
+          out.push({ ...inner, node: call, label: `${callLabel(call, ctx)} (${inner.label})` });
+        }
       }
       // A call of a function of this file that retries on its own (`this.getAddress(id)` whose body
       // pipes the request through `retry(3)`): that retry is a layer under this one.
@@ -178,15 +245,70 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
           out.push({ node: call, label: `${callLabel(call, ctx)} (${inner.label} in ${openedIn.get(inner) ?? 'another file'})`, attempts: layerAttempts(inner)! });
         }
       }
-      // A call that is a retry site of its own (`ky.get(url, { retry: 0 })`) is judged by what it writes, above.
-      if (clients.length === 0 && builtIn.length > 0 && !siteNodes().has(call)) {
-        const facet = builtInRetryOf(call);
-        // One finding per layer: a second call through the same client says nothing new.
-        if (!facet || defaults.has(facet)) continue;
-        if (!facet.retriesWrites && classifier.classify(call, new Set(), scope, 2)?.kind === 'write') continue;
+    }
+    return out;
+  }
+
+  /**
+   * The retrying clients a call sends through: a client configured in this file (a variable, or
+   * one the class keeps), one configured in another file of the project and imported, or a
+   * library's built-in retries by default (once per library per site: `defaults`). A call that is
+   * a retry site of its own (`ky.get(url, { retry: 0 })`) is judged by what it writes, elsewhere.
+   */
+  function clientLayers(call: TSESTree.CallExpression, scope: Node, defaults: Set<BuiltInRetryFacet>): NestedRetry[] {
+    const out: NestedRetry[] = [];
+    const local = clientSitesOf(call);
+    // A client configured in another file of the project and imported here (`api` of `api.ts`,
+    // where `axiosRetry(api, {...})` is written): that file's site says how it retries.
+    const imported = local.length || siteNodes().has(call) ? [] : importedClientSites(call);
+    const foreign = imported.length > 0;
+    const clients = foreign ? imported : local;
+    // `api.get(url).json()`: the request is `api.get(url)`; the call on its result sends nothing
+    // more through the client, so the layer is reported once, at the request.
+    const request = clients.length ? innerCall(call) : undefined;
+    const sent = request ? clientSitesOf(request) : [];
+    for (const client of clients) {
+      if (sent.includes(client)) continue;
+      if (client.connection === 'reconnection') continue;
+      const a = client.attempts.value;
+      if (typeof a !== 'number' || a <= 1) continue;
+      const op = classifier.classify(call, new Set(), scope, 2);
+      // Clients that only retry idempotent methods do not repeat this write; an SDK client's own
+      // retries (the AWS SDK's, Stripe's) re-send writes too, as its descriptor says.
+      const retriesWrites = client.retriesWrites?.value ?? file.descriptorOf(client.library)?.builtInRetry?.retriesWrites;
+      if (op?.kind === 'write' && retriesWrites !== true) continue;
+      // Another file's site names its file, and offers no edit here (its nodes are not this file's).
+      if (foreign) out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label} in ${openedIn.get(client) ?? 'another file'})`, attempts: a });
+      else out.push({ node: call, label: `${callLabel(call, ctx)} (${client.label})`, attempts: a, site: client });
+    }
+    if (clients.length === 0 && builtIn.length > 0 && !siteNodes().has(call)) {
+      const facet = builtInRetryOf(call);
+      // One finding per layer: a second call through the same client says nothing new.
+      if (facet && !defaults.has(facet) && (facet.retriesWrites || classifier.classify(call, new Set(), scope, 2)?.kind !== 'write')) {
         defaults.add(facet);
         out.push({ node: call, label: `${callLabel(call, ctx)} (${facet.label}, by default)`, attempts: facet.attempts });
       }
+    }
+    return out;
+  }
+
+  /**
+   * The client layers a call of a function of this file runs: the retrying clients its body sends
+   * through (retriesRunBy's rule for which functions: not the outer retry itself, not on a cycle,
+   * not on the way out), and those of the functions of the file it calls in turn, two calls deep.
+   */
+  function clientLayersRunBy(call: TSESTree.CallExpression, outer: RetrySite, scope: Node, defaults: Set<BuiltInRetryFacet>, depth = 0, seen = new Set<TSESTree.FunctionLike>()): NestedRetry[] {
+    const fn = localCallee?.(call);
+    if (!fn || seen.has(fn) || inside(fn, outer.node) || inside(outer.node, fn) || callsItself(call, ctx) || onCycle(ctx, call)) return [];
+    if (runsOnceOnTheWayOut(call, scope, ctx)) return [];
+    seen.add(fn);
+    const out: NestedRetry[] = [];
+    for (const inner of file.callsIn(fn)) {
+      // Only calls that run when the function does (not in a function it only defines or returns).
+      if (!runsWith(inner, fn)) continue;
+      const found = clientLayers(inner, fn, defaults);
+      out.push(...found);
+      if (found.length === 0 && depth < 1 && !siteNodes().has(inner)) out.push(...clientLayersRunBy(inner, outer, fn, defaults, depth + 1, seen));
     }
     return out;
   }
