@@ -130,8 +130,43 @@ export function sawCap(env: Env, cap: number): void {
 /** The status an environment asks about for a failure that got no response (a network error, a timeout). */
 export const NO_RESPONSE = 0;
 
-/** How many times an asked status's value has been read (`statusOf`); only differences matter. */
-export const statusReads = { count: 0 };
+/**
+ * How many times an asked status's value has been read (`statusOf`); only differences matter.
+ * `classified` counts the reads whose value only meets numeric constants in a comparison
+ * (status-classes.ts), whose constants gather in `constants`: when every read of an answer is
+ * classified, a status on the same side of each constant gets the same answer.
+ */
+export const statusReads = { count: 0, classified: 0, constants: new Set<number>() };
+
+/** The reads one computation made, to replay when its answer is reused from a memo. */
+export interface StatusReadDelta {
+  readonly count: number;
+  readonly classified: number;
+  readonly constants: readonly number[];
+}
+
+/** Starts recording reads: the counters before, and a fresh set for the constants met. */
+export function beginReads(): { count: number; classified: number; constants: Set<number> } {
+  const mark = { count: statusReads.count, classified: statusReads.classified, constants: statusReads.constants };
+  statusReads.constants = new Set();
+  return mark;
+}
+
+/** Ends a recording begun by `beginReads`: the outer set gets the constants met; what was read is returned. */
+export function endReads(mark: { count: number; classified: number; constants: Set<number> }): StatusReadDelta {
+  const met = statusReads.constants;
+  for (const c of met) mark.constants.add(c);
+  statusReads.constants = mark.constants;
+  return { count: statusReads.count - mark.count, classified: statusReads.classified - mark.classified, constants: [...met] };
+}
+
+/** Counts again the reads a reused answer made when it was computed. */
+export function replayReads(delta: StatusReadDelta | undefined): void {
+  if (!delta) return;
+  statusReads.count += delta.count;
+  statusReads.classified += delta.classified;
+  for (const c of delta.constants) statusReads.constants.add(c);
+}
 
 /** The status an environment asks about, its read counted (see `Env.status`). */
 export function statusOf(env: Env): number | undefined {

@@ -10,7 +10,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, contains, unwrap, type Loop, type Variable } from '../ast.js';
-import { FREE, RUNNING_ENV, statusReads, type Env, type Flags } from '../eval/environment.js';
+import { FREE, RUNNING_ENV, beginReads, endReads, replayReads, type Env, type Flags, type StatusReadDelta } from '../eval/environment.js';
 import type { Evaluator } from '../eval/evaluator.js';
 import { frameFor, localFunction } from '../eval/functions.js';
 import { numericWrite } from '../eval/builtins.js';
@@ -56,8 +56,8 @@ interface AttemptValues {
   readonly values: Value[];
   readonly random: boolean[];
   cap?: number | undefined;
-  /** Computing some of the values read the asked status (`statusOf`): a read of them counts as one. */
-  readsStatus?: boolean | undefined;
+  /** The reads of the asked status computing the values made (`statusOf`, status-classes.ts): replayed on a reuse. */
+  reads?: StatusReadDelta | undefined;
 }
 
 export interface Region {
@@ -218,16 +218,17 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
   const key = questionKey(env);
   let memo = state.memo.get(key);
   if (!memo) state.memo.set(key, (memo = { values: [], random: [] }));
-  // The memo is kept per status; a value that read the status replays that read (statusOf), so a
-  // question answered from the memo counts the same reads as one that computed it.
-  const reads = statusReads.count;
+  // The memo is kept per status; a value that read the status replays those reads (statusOf, and
+  // the numbers they met), so a question answered from the memo counts the same reads as one that computed it.
+  const mark = beginReads();
   const seen = (m: AttemptValues) => {
-    if (m.readsStatus) statusReads.count++;
+    replayReads(m.reads);
     if (!env.flags) return;
     if (m.random[k]) env.flags.random = true;
     if (m.cap !== undefined) env.flags.cap = env.flags.cap === undefined ? m.cap : Math.min(env.flags.cap, m.cap);
   };
   if (k in memo.values) {
+    endReads(mark);
     seen(memo);
     return memo.values[k];
   }
@@ -236,10 +237,13 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
     const v: Value = first ? range(first.lo + state.step * (k - 1), first.hi + state.step * (k - 1)) : UNKNOWN;
     memo.values[k] = v;
     memo.random[k] = !!memo.random[1];
-    if (statusReads.count !== reads) memo.readsStatus = true;
+    memo.reads = joinReads(memo.reads, endReads(mark));
     return v;
   }
-  if (k > MAX_SIMULATED) return UNKNOWN;
+  if (k > MAX_SIMULATED) {
+    endReads(mark);
+    return UNKNOWN;
+  }
   for (let j = memo.values.length > 1 ? memo.values.length : 1; j <= k; j++) {
     if (j in memo.values) continue;
     const flags: Flags = { random: false };
@@ -264,9 +268,16 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
     memo.random[j] = flags.random || (j > 1 && !!memo.random[j - 1]);
     if (flags.cap !== undefined) memo.cap = memo.cap === undefined ? flags.cap : Math.min(memo.cap, flags.cap);
   }
-  if (statusReads.count !== reads) memo.readsStatus = true;
+  memo.reads = joinReads(memo.reads, endReads(mark));
   seen(memo);
   return memo.values[k] as Value;
+}
+
+/** The reads of a memo's answers, joined with those one more computation made. */
+function joinReads(a: StatusReadDelta | undefined, b: StatusReadDelta): StatusReadDelta | undefined {
+  if (b.count === 0) return a;
+  if (!a) return b;
+  return { count: a.count + b.count, classified: a.classified + b.classified, constants: [...new Set([...a.constants, ...b.constants])] };
 }
 
 /** An environment in which the carrier object holds `stored` under its key (and nothing else known). */

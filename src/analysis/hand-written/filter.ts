@@ -15,7 +15,8 @@ import type { ClientErrorInclusion, ErrorFilter, Node } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
 import { refsCounter } from './bound.js';
 import { walkExpression } from './control-flow.js';
-import { NO_RESPONSE, statusReads } from '../eval/environment.js';
+import { NO_RESPONSE, beginReads, endReads, statusReads } from '../eval/environment.js';
+import { statusSignature } from '../eval/status-classes.js';
 import { holds, type Constraint, type Shape } from './site.js';
 
 /** The statuses a filter is asked about: success, and every 4xx and 5xx. */
@@ -48,13 +49,17 @@ export function retriesFailuresOnly(hw: HandWritten, region: Region, filters: re
  * status only through the environments it evaluates in, or count its own reads.
  */
 export function sameForFailures<R>(retried: (status: number) => R): (status: number) => R {
-  let shared: { readonly value: R } | undefined;
+  // Answers kept per class of failure statuses: the numbers the answer's status reads met, and the
+  // side of each the status it was computed for is on (status-classes.ts). An answer that read no
+  // status value holds for every failure status (no numbers: one class).
+  const classes: { readonly constants: readonly number[]; readonly signature: string; readonly value: R }[] = [];
   return (status) => {
     const failure = status >= 400 && status <= 599;
-    if (failure && shared) return shared.value;
-    const before = statusReads.count;
+    if (failure) for (const c of classes) if (statusSignature(status, c.constants) === c.signature) return c.value;
+    const mark = beginReads();
     const value = retried(status);
-    if (failure && statusReads.count === before) shared = { value };
+    const read = endReads(mark);
+    if (failure && read.count === read.classified) classes.push({ constants: read.constants, signature: statusSignature(status, read.constants), value });
     return value;
   };
 }
