@@ -260,10 +260,12 @@ export function guardOf(i: TSESTree.IfStatement, loop: Loop | undefined, opPos: 
 
 /**
  * `switch (error.name) { case 'ResponseError': throw error; case 'ConnectionError': ... continue; }`
- * in the catch: the cases that may reach another attempt, read as a guard on the discriminant.
+ * in the catch (or on a response, in the loop's body): the cases that may reach another attempt,
+ * read as a guard on the discriminant. `block` holds the switch; what follows it there decides
+ * where a `break` out of the switch leads.
  */
-function switchGuard(sw: TSESTree.SwitchStatement, loop: Loop, catchBody: TSESTree.BlockStatement): Constraint | undefined {
-  const afterLeaves = !!sequenceExits(following(sw, catchBody)[0] ?? [], loop);
+function switchGuard(sw: TSESTree.SwitchStatement, loop: Loop, block: TSESTree.BlockStatement): Constraint | undefined {
+  const afterLeaves = !!sequenceExits(following(sw, block)[0] ?? [], loop);
   const retries = sw.cases.map((_, j) => caseRetries(sw, j, loop, afterLeaves));
   if (!retries.includes(true) || !retries.includes(false)) return undefined;
   const byDefault = sw.cases.findIndex((c) => c.test === null);
@@ -393,6 +395,14 @@ function loopConstraints(loop: Loop, scan: LoopScan, operation: Node, r: Region)
   const constraints = loopTestConstraint(loop);
   for (const i of scan.ifs) {
     const c = guardOf(i, loop, opPos, r);
+    if (c) constraints.push(c);
+  }
+  // `switch (res.status) { case 502: case 503: break; default: throw ... }` in the loop's body after
+  // the request: the cases that go on to another attempt, read as a guard on the status.
+  for (const sw of scan.switches) {
+    const block = sw.parent;
+    if (block !== loop.body || block.type !== T.BlockStatement || executionPosition(sw, r) < opPos) continue;
+    const c = switchGuard(sw, loop, block);
     if (c) constraints.push(c);
   }
   return { opPos, constraints };
