@@ -9,7 +9,13 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 type Node = TSESTree.Node;
 export type Scope = TSESLint.Scope.Scope;
 export type Variable = TSESLint.Scope.Variable;
-export type Loop = TSESTree.ForStatement | TSESTree.WhileStatement | TSESTree.DoWhileStatement;
+/** A loop that may retry: `for`, `while`, `do…while`, and a `for…of` over a list of waits (hand-written/delay-lists.ts). */
+export type Loop = TSESTree.ForStatement | TSESTree.WhileStatement | TSESTree.DoWhileStatement | TSESTree.ForOfStatement;
+
+/** A loop's own test (none for `for…of`, nor for `for (;;)`). */
+export function loopTest(loop: Loop): TSESTree.Expression | null | undefined {
+  return loop.type === T.ForOfStatement ? undefined : loop.test;
+}
 
 const MAX_CHAIN = 24;
 

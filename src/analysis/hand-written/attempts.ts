@@ -50,6 +50,8 @@ export interface StateVariable {
    * in the attempt before (undefined at the first).
    */
   readonly carrier?: { readonly variable: Variable; readonly key: string; readonly write: Node } | undefined;
+  /** A `for…of` variable over a list of waits: its value on each pass (delay-lists.ts). */
+  readonly sequence?: readonly Value[] | undefined;
 }
 
 interface AttemptValues {
@@ -215,6 +217,8 @@ const questionKey = (env: AttemptEnv) => `${env.status ?? ''}|${env.errorFields 
 /** Value at the start of attempt k (before any write of that attempt), filled in order and cached per question. */
 function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: AttemptEnv): Value {
   if (k < 1) return UNKNOWN;
+  // Past the last entry the loop has ended: no value (as a delay table read past its end).
+  if (state.sequence) return k <= state.sequence.length ? state.sequence[k - 1]! : undefined;
   const key = questionKey(env);
   let memo = state.memo.get(key);
   if (!memo) state.memo.set(key, (memo = { values: [], random: [] }));

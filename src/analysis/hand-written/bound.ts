@@ -20,6 +20,15 @@ const MAX_DOUBLING_EXPONENT = 30;
 
 /** Total attempts: the first attempt after which a constraint certainly fails. */
 export function totalAttempts(hw: HandWritten, shape: Shape): Setting<number> {
+  const found = guardedAttempts(hw, shape);
+  // A `for…of` over a list of waits ends after its last entry, whatever its guards say.
+  const passes = shape.passes;
+  if (passes === undefined) return found;
+  const n = found.value;
+  return typeof n === 'number' && n <= passes ? found : { value: passes };
+}
+
+function guardedAttempts(hw: HandWritten, shape: Shape): Setting<number> {
   const { region } = shape;
   // A guard only a returned operation meets (`if (res.ok || !shouldRetry(res)) return res;` in the
   // try) leaves on that path; a thrown failure goes on past it, so it bounds only through a counter.

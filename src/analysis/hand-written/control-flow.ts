@@ -136,12 +136,16 @@ export function calleeName(call: TSESTree.CallExpression): string | undefined {
   return c.type === T.Identifier ? c.name : memberName(c);
 }
 
-/** The counted loop (`for`, `while`, `do`) a node sits in, within its function; `for…of`/`for…in` walk, not retry. */
+/**
+ * The counted loop (`for`, `while`, `do`) a node sits in, within its function; `for…of`/`for…in`
+ * walk, not retry, except a `for…of` that may run through a list of waits (mayListWaits).
+ */
 export function nearestLoop(n: Node): Loop | undefined {
   for (let p = n.parent; p; p = p.parent) {
     if (isFunctionNode(p)) return undefined;
     if (p.type === T.ForStatement || p.type === T.WhileStatement || p.type === T.DoWhileStatement) return p;
-    if (p.type === T.ForOfStatement || p.type === T.ForInStatement) return undefined;
+    if (p.type === T.ForOfStatement) return mayListWaits(p) ? p : undefined;
+    if (p.type === T.ForInStatement) return undefined;
   }
   return undefined;
 }
@@ -202,7 +206,8 @@ export const RESULT_ERROR_KEYS: ReadonlySet<string> = new Set(['error', 'err']);
 
 export function scanLoop(loop: Loop): LoopScan {
   const out: LoopScan = { tries: [], ifs: [], awaits: [], continues: [], returns: [], breaks: [], writes: [], computed: [], statusMembers: [], errorMembers: [], namedCalls: [], switches: [] };
-  const parts: Node[] = loop.type === T.ForStatement ? [loop.test, loop.update].filter((n): n is TSESTree.Expression => !!n) : [loop.test];
+  // A `for…of` reads its list once, before the first pass: nothing of it is per attempt.
+  const parts: Node[] = loop.type === T.ForStatement ? [loop.test, loop.update].filter((n): n is TSESTree.Expression => !!n) : loop.type === T.ForOfStatement ? [] : [loop.test];
   // `break` inside a switch leaves the switch, not the loop.
   const switchEnds: number[] = [];
   const visit = (n: Node) => {
@@ -231,4 +236,18 @@ export function scanLoop(loop: Loop): LoopScan {
   const order = (a: Node, b: Node) => a.range[0] - b.range[0];
   for (const list of Object.values(out) as Node[][]) list.sort(order);
   return out;
+}
+
+/**
+ * `for (const delay of [1000, 2000, 4000])`, `for (const ms of RETRY_DELAYS)`: a `for…of` whose
+ * one variable may be a wait, over a list written as numbers or named. Settled from the syntax;
+ * the list's values and the variable's uses are checked where the loop is read (delay-lists.ts).
+ */
+export function mayListWaits(loop: TSESTree.ForOfStatement): boolean {
+  if (loop.await || loop.left.type !== T.VariableDeclaration || loop.left.declarations.length !== 1 || loop.left.declarations[0]!.id.type !== T.Identifier) return false;
+  const list = unwrap(loop.right);
+  if (list.type === T.Identifier || list.type === T.MemberExpression) return true;
+  // Numbers, names and spreads of named lists (`[0, ...RETRY_DELAYS_MS]`): their values are read later.
+  return list.type === T.ArrayExpression && list.elements.length > 0 &&
+    list.elements.every((e) => (e?.type === T.Literal && typeof e.value === 'number') || e?.type === T.Identifier || (e?.type === T.SpreadElement && e.argument.type === T.Identifier));
 }

@@ -8,7 +8,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, lookupProperty, unwrap, type Loop, type Variable } from '../ast.js';
+import { contains, lookupProperty, loopTest, unwrap, type Loop, type Variable } from '../ast.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node } from '../model.js';
 import { regionWrite, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
@@ -18,7 +18,7 @@ type Fields = Map<Variable, Map<string, StateVariable>>;
 
 /** The field counters of a loop's test; undefined when the test reads none (the common case: no member in it). */
 export function loopFieldCounters(hw: HandWritten, loop: Loop): Fields | undefined {
-  const test = loop.test;
+  const test = loopTest(loop);
   if (!test) return undefined;
   let out: Fields | undefined;
   walkExpression(test, (n) => {

@@ -5,7 +5,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, contains, isFunctionNode, isLoopNode, memberName, unwrap, walk, type Loop, type Variable } from '../ast.js';
+import { constInitializer, contains, isFunctionNode, isLoopNode, loopTest, memberName, unwrap, walk, type Loop, type Variable } from '../ast.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
 import { executionPosition, initialValue, regionWrite, stepOf, type HandWritten, type Region, type StateVariable } from './attempts.js';
@@ -20,13 +20,17 @@ import { loopFieldCounters } from './field-counters.js';
 import { immediateWayBack } from './immediate.js';
 import { LOGGER_NAME } from '../operations/vocabulary.js';
 import { responseArguments } from './status-predicates.js';
+import { delayList, type DelayList } from './delay-lists.js';
 
 export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
+  // A `for…of` retries only through a list of waits: one pass per entry.
+  const waits = loop.type === T.ForOfStatement ? delayList(hw, loop) : undefined;
+  if (loop.type === T.ForOfStatement && !waits) return undefined;
   const scan = scanLoop(loop);
   // The loop's state is read only for a loop that gets past the cheap tests (most loops with a
   // try/catch rethrow or leave from the catch, and are no retry).
   let region: Region | undefined;
-  const regionOf = () => (region ??= loopRegion(hw, loop, scan));
+  const regionOf = () => (region ??= loopRegion(hw, loop, scan, waits));
   let shape: Shape | undefined;
   for (const t of scan.tries) {
     shape = tryShape(hw, loop, scan, t, regionOf);
@@ -36,13 +40,15 @@ export function loopSite(hw: HandWritten, loop: Loop): RetrySite | undefined {
   shape ??= resultShape(hw, loop, scan, regionOf);
   if (!shape) return undefined;
   if (!shape.firstCallBefore && calledAfter(hw, loop, shape.operation)) shape = { ...shape, lastCallAfter: true };
-  const label = loop.type === T.ForStatement ? 'for loop' : loop.type === T.WhileStatement ? 'while loop' : 'do...while loop';
-  return buildSite(hw, shape, { node: loop, reportNode: loop.test ?? loop, label });
+  if (waits) shape = { ...shape, passes: waits.values.length };
+  const label = loop.type === T.ForStatement ? 'for loop' : loop.type === T.WhileStatement ? 'while loop' : loop.type === T.ForOfStatement ? 'for...of loop' : 'do...while loop';
+  return buildSite(hw, shape, { node: loop, reportNode: loop.type === T.ForOfStatement ? loop.right : loop.test ?? loop, label });
 }
 
 /** The loop's state variables: declared in its init, or written in it and declared outside its body. */
-function loopRegion(hw: HandWritten, loop: Loop, scan: LoopScan): Region {
+function loopRegion(hw: HandWritten, loop: Loop, scan: LoopScan, waits?: DelayList): Region {
   const vars = new Map<Variable, StateVariable>();
+  if (waits) vars.set(waits.variable, { variable: waits.variable, init: { expr: undefined, value: waits.values[0] }, sequence: waits.values, memo: new Map() });
   const candidates: Variable[] = [];
   if (loop.type === T.ForStatement && loop.init?.type === T.VariableDeclaration) {
     for (const d of loop.init.declarations) {
@@ -163,9 +169,10 @@ function succeedsOnce(hw: HandWritten, loop: Loop, scan: LoopScan, t: TSESTree.T
 
 /** `while (!done && ...)` with `done = true` in the try block. */
 function successFlag(hw: HandWritten, loop: Loop, scan: LoopScan, inTry: (n: Node) => boolean): boolean {
-  if (!loop.test) return false;
+  const test = loopTest(loop);
+  if (!test) return false;
   const inTest = new Set<Variable>();
-  walkExpression(loop.test, (n) => {
+  walkExpression(test, (n) => {
     if (n.type !== T.Identifier) return;
     const v = hw.evaluator.variableOf(n);
     if (v) inTest.add(v);
@@ -240,8 +247,9 @@ function responseVariables(hw: HandWritten, awaits: readonly TSESTree.AwaitExpre
 }
 
 function loopTestConstraint(loop: Loop): Constraint[] {
-  if (!loop.test) return [];
-  return [{ test: loop.test, want: true, next: loop.type !== T.DoWhileStatement, loopTest: true }];
+  const test = loopTest(loop);
+  if (!test) return [];
+  return [{ test, want: true, next: loop.type !== T.DoWhileStatement, loopTest: true }];
 }
 
 /** An `if` on the failure path that leaves the loop on one side: a bound or a filter. */

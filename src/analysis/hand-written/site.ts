@@ -47,6 +47,8 @@ export interface Shape {
   readonly firstCallBefore?: boolean | undefined;
   /** The same call is made once more right after the loop (`do { ... } while (n < max); return op();`). */
   readonly lastCallAfter?: boolean | undefined;
+  /** The most passes the loop makes whatever its guards say (a `for…of` over a list of waits: its length). */
+  readonly passes?: number | undefined;
   /** A way back that retries with no wait while the sleeps are on other ways back (immediate.ts). */
   readonly immediate?: Node | undefined;
 }
