@@ -95,12 +95,17 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     const local = localFunction(call.callee, ctx);
     // `this.send()`, `api.create()`, `service.create()` imported: the method's body decides, as a local helper's does.
     const method = local ? { fn: local, ctx } : depth < 2 ? methods?.resolver.methodOf(call.callee) ?? importedUndecided(call) : undefined;
+    // What the helper's body rejects with when its operations do not decide the kind (a fetch
+    // sending the method its caller passes, then `if (!res.ok) throw`): kept on the verb's reading.
+    let rejectingSdk: string | undefined;
     if (method) {
       if (isMarkedIdempotent(method.fn, method.ctx)) return { node: call, label, kind: 'read', evidence: 'jsdoc' };
       const again = method.ctx === ctx ? intoRetry(call, method.fn, label, attemptVars, scope) : undefined;
       if (again) return again;
-      const followed = depth < 2 ? throughHelper(call, method, label, attemptVars, scope, depth) : undefined;
+      const body = depth < 2 ? helperBodyOf(method, depth) : undefined;
+      const followed = body ? throughHelper(call, method, body, label, attemptVars, scope) : undefined;
       if (followed) return followed;
+      rejectingSdk = body && (rejecting(body.operations) ?? body.rejecting);
     }
     // A verb is weak evidence: trust it only for a call made right in the retried code whose
     // promise the code waits on (remote operations are awaited; createHash() and
@@ -111,10 +116,17 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (method && returnsNoPromise(method.fn)) return undefined;
     const verb = verbOf(call.callee);
     if (!verb) return byComputedName(call, label, key);
-    if (file.words().writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key() };
-    if (IDEMPOTENT_VERBS.has(verb)) return { node: call, label, kind: 'idempotent-write', evidence: 'verb', key: key() };
-    if (file.words().readVerbs.has(verb)) return { node: call, label, kind: 'read', evidence: 'verb' };
+    const rejects = rejectingSdk ? { rejectingSdk } : {};
+    if (file.words().writeVerbs.has(verb)) return { node: call, label, kind: 'write', evidence: 'verb', key: key(), ...rejects };
+    if (IDEMPOTENT_VERBS.has(verb)) return { node: call, label, kind: 'idempotent-write', evidence: 'verb', key: key(), ...rejects };
+    if (file.words().readVerbs.has(verb)) return { node: call, label, kind: 'read', evidence: 'verb', ...rejects };
     return byComputedName(call, label, key);
+  }
+
+  /** The body of a helper (or method) a call runs, read by its own file's classifier. */
+  function helperBodyOf(method: MethodTarget, depth: number): ReturnType<Classifier['helperBody']> {
+    const foreign = method.ctx !== ctx;
+    return (foreign && methods ? methods.classifierOf(method.ctx) : self).helperBody(method.fn, depth);
   }
 
   /**
@@ -154,9 +166,8 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
   }
 
   /** The team's own helper (or a method), followed one or two levels: its body decides. */
-  function throughHelper(call: TSESTree.CallExpression, method: MethodTarget, label: string, attemptVars: Set<Variable>, scope: Node | undefined, depth: number): Operation | undefined {
+  function throughHelper(call: TSESTree.CallExpression, method: MethodTarget, body: ReturnType<Classifier['helperBody']>, label: string, attemptVars: Set<Variable>, scope: Node | undefined): Operation | undefined {
     const foreign = method.ctx !== ctx;
-    const body = (foreign && methods ? methods.classifierOf(method.ctx) : self).helperBody(method.fn, depth);
     const inner = body.operations.map((op) => (op.methodParameter?.fn === method.fn ? withPassedMethod(op, op.methodParameter, call) : op));
     const worst = inner.find((o) => o.kind === 'write') ?? inner.find((o) => o.kind === 'idempotent-write');
     const rejectingSdk = rejecting(inner) ?? body.rejecting;
