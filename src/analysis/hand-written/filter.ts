@@ -15,6 +15,7 @@ import type { ClientErrorInclusion, ErrorFilter, Node } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempts.js';
 import { refsCounter } from './bound.js';
 import { walkExpression } from './control-flow.js';
+import { stateOf } from './field-counters.js';
 import { NO_RESPONSE, beginReads, endReads, statusReads } from '../eval/environment.js';
 import { statusSignature } from '../eval/status-classes.js';
 import { holds, type Constraint, type Shape } from './site.js';
@@ -82,6 +83,9 @@ export function isFilterCondition(hw: HandWritten, test: Node, region: Region, d
       return;
     }
     if (n.type !== T.Identifier) return;
+    // `config.__retryCount >= 3`: a count kept on an object (a field of the region), not the failure.
+    const p = n.parent;
+    if (region.fields && p?.type === T.MemberExpression && p.object === n && stateOf(hw, p, region)) return;
     const v = hw.evaluator.variableOf(n);
     if (!v) return;
     // `if (err)` only says that the attempt failed; `err.code`, `isRetryable(err)` choose what is retried.

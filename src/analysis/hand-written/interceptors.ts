@@ -11,7 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, isFunctionNode, memberName, memberRoot, readsMethod, unwrap, type Variable } from '../ast.js';
+import { constInitializer, contains, isFunctionNode, memberName, memberRoot, readsMethod, unwrap, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import { UNKNOWN } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
@@ -187,8 +187,11 @@ function handlerSite(hw: HandWritten, handler: Fn, instance: Node, fulfilled: bo
   // Without a count on the config, a re-send is no retry read here: the usual one is "refresh the
   // token, then re-send once" under a flag (`config._retry = true`), a repair, not a retry.
   const counter = carriedCounter(hw, handler, h);
-  if (!counter) return undefined;
-  const region: Region = { kind: 'recursion', root: handler, vars: new Map([[counter.variable, counter]]), roots: h.roots };
+  const member = counter ? undefined : memberCounter(hw, handler, h);
+  if (!counter && !member) return undefined;
+  const region: Region = counter
+    ? { kind: 'recursion', root: handler, vars: new Map([[counter.variable, counter]]), roots: h.roots }
+    : { kind: 'recursion', root: handler, vars: new Map(), fields: new Map([[member!.variable, new Map([[member!.key, member!.state]])]]), roots: h.roots };
   // A response handler sees successes too: a re-send on a 2xx (202 Accepted, polling) is no retry.
   if (fulfilled && !retriesFailuresOnly(hw, region, path.constraints.filter((c) => isFilterCondition(hw, c.test, region)))) return undefined;
   const shape: Shape = { region, operation: resend, constraints: path.constraints, throwGuards: [], sleeps: path.sleeps, opPos: handler.range[0] };
@@ -198,7 +201,11 @@ function handlerSite(hw: HandWritten, handler: Fn, instance: Node, fulfilled: bo
   const timeout = built.attemptTimeoutMs.value === undefined ? senderTimeout(hw, instance) : undefined;
   // The interceptor re-sends every request made through the instance, whatever its method, unless
   // the handler looks at the method.
-  return { ...built, ...(timeout && { attemptTimeoutMs: timeout }), clientLevel: true, operation: instance, retriesWrites: readsMethod(hw.ctx.nodesOfType(T.MemberExpression), handler, (o) => isConfig(hw, h, o)) ? undefined : { value: true, node: reportNode } };
+  // A rejection handler with no condition on the failure re-sends whatever axios rejects: every
+  // non-2xx response (4xx included) unless the instance changes `validateStatus`.
+  const unfiltered = !fulfilled && built.errorFilter.kind === 'none' && !built.errorFilter.retriesEverything && rejectsClientErrors(hw, instance);
+  const errorFilter = unfiltered ? { ...built.errorFilter, retriesEverything: reportNode } : built.errorFilter;
+  return { ...built, errorFilter, ...(timeout && { attemptTimeoutMs: timeout }), clientLevel: true, operation: instance, retriesWrites: readsMethod(hw.ctx.nodesOfType(T.MemberExpression), handler, (o) => isConfig(hw, h, o)) ? undefined : { value: true, node: reportNode } };
 }
 
 /**
@@ -229,6 +236,33 @@ function senderTimeout(hw: HandWritten, instance: Node): { value: number; node: 
     if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0 && (!best || ms > best.value)) best = { value: ms, node: found.expr };
   }
   return best;
+}
+
+/**
+ * Whether the intercepted instance rejects on 4xx as axios does by default: the axios export itself,
+ * or a const of the file made by `axios.create()` whose options (a literal without spreads) leave
+ * `validateStatus` alone. Anything else (a parameter, `this.axios`) is not known.
+ */
+function rejectsClientErrors(hw: HandWritten, instance: Node): boolean {
+  const n = unwrap(instance);
+  if (n.type !== T.Identifier) return false;
+  const own = hw.ctx.imports.resolve(n);
+  if (own) return own.module === 'axios' && own.path === 'default';
+  const init = constInitializer(hw.evaluator.variableOf(n));
+  const made = init && unwrap(init);
+  if (made?.type !== T.CallExpression || made.arguments.length > 1) return false;
+  const callee = unwrap(made.callee);
+  if (callee.type !== T.MemberExpression || memberName(callee) !== 'create') return false;
+  const root = unwrap(callee.object);
+  const ref = root.type === T.Identifier ? hw.ctx.imports.resolve(root) : undefined;
+  if (ref?.module !== 'axios' || ref.path !== 'default') return false;
+  const options = made.arguments[0] && unwrap(made.arguments[0]);
+  if (!options) return true;
+  return options.type === T.ObjectExpression && options.properties.every((p) => p.type === T.Property && !p.computed && memberKey(p) !== 'validateStatus');
+}
+
+function memberKey(p: TSESTree.Property): string | undefined {
+  return p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
 }
 
 /** The class whose `this` a `this.x` chain starts at (undefined for other expressions). */
@@ -307,6 +341,53 @@ function carriedCounter(hw: HandWritten, handler: Fn, h: Handled): StateVariable
     return { ...state, step: constantStep(hw, state) };
   }
   return undefined;
+}
+
+/**
+ * A count kept on the config and read there, with no local for it (the common form):
+ * `config.__retryCount = config.__retryCount || 0; if (config.__retryCount >= 3) return
+ * Promise.reject(error); config.__retryCount += 1;`. One key of the config is written in the
+ * handler by one step (`+= 1`, `++`, `= (config.n ?? 0) + 1`) and at most one start before it
+ * (`= config.n || 0`, `??=`, `||=`): the key is a field of the config moved once per re-send, its
+ * value at the first attempt the start's (undefined without one).
+ */
+function memberCounter(hw: HandWritten, handler: Fn, h: Handled): { variable: Variable; key: string; state: StateVariable } | undefined {
+  const writes: { variable: Variable; key: string; write: TSESTree.AssignmentExpression | TSESTree.UpdateExpression }[] = [];
+  const target = (n: Node): { variable: Variable; key: string } | undefined => {
+    if (n.type !== T.MemberExpression || n.computed) return undefined;
+    const o = unwrap(n.object);
+    const key = memberName(n);
+    const v = o.type === T.Identifier ? hw.evaluator.variableOf(o) : undefined;
+    return v && key && h.configs.has(v) ? { variable: v, key } : undefined;
+  };
+  for (const type of [T.AssignmentExpression, T.UpdateExpression] as const) {
+    for (const w of hw.ctx.nodesOfType(type)) {
+      if (!contains(handler, w)) continue;
+      const t = target(unwrap(w.type === T.AssignmentExpression ? w.left : w.argument));
+      if (t) writes.push({ ...t, write: w });
+    }
+  }
+  if (writes.length === 0 || writes.length > 2 || writes.some((w) => w.variable !== writes[0]!.variable || w.key !== writes[0]!.key)) return undefined;
+  const { variable, key } = writes[0]!;
+  const reads = (n: Node) => target(unwrap(n))?.key === key;
+  // The start: `= config.n || 0` / `= config.n ?? 0`, `||= 0`, `??= 0`.
+  const startOf = (w: TSESTree.AssignmentExpression | TSESTree.UpdateExpression): number | undefined => {
+    if (w.type !== T.AssignmentExpression) return undefined;
+    const r = unwrap(w.right);
+    if ((w.operator === '||=' || w.operator === '??=') && r.type === T.Literal && typeof r.value === 'number') return r.value;
+    if (w.operator === '=' && r.type === T.LogicalExpression && r.operator !== '&&' && reads(r.left) && unwrap(r.right).type === T.Literal) {
+      const c = (unwrap(r.right) as TSESTree.Literal).value;
+      return typeof c === 'number' ? c : undefined;
+    }
+    return undefined;
+  };
+  const ordered = writes.map((w) => w.write).sort((a, b) => a.range[0] - b.range[0]);
+  const start = ordered.length === 2 ? startOf(ordered[0]!) : undefined;
+  if (ordered.length === 2 && start === undefined) return undefined;
+  const step = ordered[ordered.length - 1]!;
+  if (startOf(step) !== undefined) return undefined;
+  const state: StateVariable = { variable, init: { expr: undefined, value: start }, write: step, memo: new Map() };
+  return { variable, key, state };
 }
 
 function readsKey(hw: HandWritten, expr: Node, carrier: { variable: Variable; key: string }): boolean {
