@@ -38,4 +38,23 @@ describe('a switch on the response status in a retry loop', () => {
         throw new Error('no retry');`);
     expect(analyse(some)[0]!.clientErrors).toEqual(['404', '410']);
   });
+
+  it('reads a flag the loop sets from the response on each attempt (`ok = res.ok`) as the response', () => {
+    const code = `const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export async function check(url: string) {
+  let tries = 0;
+  let ok = false;
+  let res: Response | undefined;
+  do {
+    res = await fetch(url);
+    ok = res.ok;
+    if (!ok) await sleep(3000);
+    tries++;
+  } while (!ok && tries < 6);
+  return res;
+}`;
+    const [site] = analyse(code);
+    expect(site).toMatchObject({ label: 'do...while loop', attempts: 6, growth: 'constant', jitter: false, retriesEverything: true });
+  });
 });
+

@@ -95,7 +95,14 @@ export function isFilterCondition(hw: HandWritten, test: Node, region: Region, d
       return;
     }
     // A count kept on the request's config (`config.retryCount`) reads the config, not the failure.
-    if (region.vars.get(v)?.carrier) return;
+    const state = region.vars.get(v);
+    if (state?.carrier) return;
+    // `ok = res.ok` written on each attempt, then `while (!ok && tries < 6)`: the flag is the response's.
+    const w = state?.write;
+    if (w && w !== 'multi' && w.type === T.AssignmentExpression && w.operator === '=' && depth < 4 && isFilterCondition(hw, w.right, region, depth + 1)) {
+      hit = true;
+      return;
+    }
     const init = depth < 4 ? constInitializer(v) : undefined;
     if (init && contains(region.root, init) && isFilterCondition(hw, init, region, depth + 1)) hit = true;
   });
