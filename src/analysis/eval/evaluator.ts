@@ -15,7 +15,7 @@ import { straightLineValue } from './straight-line.js';
 import { copyWriteSource, holdsFreshObject } from './copy-writes.js';
 import { fieldValue, knownThisField, staticFieldValue, typedFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
-import { noteStatusRead } from './status-classes.js';
+import { askedList, noteStatusRead } from './status-classes.js';
 import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, statusOf, type Env, type ModuleValues } from './environment.js';
 import {
   NO_HEADERS, RESPONSE, UNKNOWN, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
@@ -481,22 +481,8 @@ export class Evaluator {
     if (object === RESPONSE && key === 'message' && statusUnder(node)) return RESPONSE;
     if (isStaticObject(object) && objectNode.type === T.Identifier && writtenField(this.variableOf(objectNode), node)) return UNKNOWN;
     // A read of the status asked about: noted with the numbers it is compared with (status-classes.ts).
-    if (object === RESPONSE && STATUS_KEYS.has(key) && env.status !== undefined && env.status !== NO_RESPONSE) noteStatusRead(node, (id) => this.lookupList(id));
+    if (object === RESPONSE && STATUS_KEYS.has(key) && env.status !== undefined && env.status !== NO_RESPONSE) noteStatusRead(node, (id) => askedList(this.variableOf(id)));
     return this.memberOf(object, key, env, depth);
-  }
-
-  /** A const list only ever asked `.includes(x)` / `.has(x)` of: its initialiser. */
-  private lookupList(id: TSESTree.Identifier): Node | undefined {
-    const variable = this.variableOf(id);
-    const init = constInitializer(variable);
-    if (!init) return undefined;
-    for (const ref of variable!.references) {
-      if (ref.init) continue;
-      const m = (ref.identifier as Node).parent;
-      const name = m?.type === T.MemberExpression && m.object === ref.identifier ? memberName(m) : undefined;
-      if ((name !== 'includes' && name !== 'has') || m!.parent?.type !== T.CallExpression || m!.parent.callee !== m) return undefined;
-    }
-    return unwrap(init);
   }
 
   /** `object[key]` for a value already read. */

@@ -10,6 +10,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { constInitializer, memberName, unwrap, type Variable } from '../ast.js';
 import { statusReads } from './environment.js';
 
 type Node = TSESTree.Node;
@@ -84,4 +85,17 @@ function numberOf(n: Node): number | undefined {
   if (n.type === T.Literal && typeof n.value === 'number') return n.value;
   if (n.type === T.UnaryExpression && n.operator === '-' && n.argument.type === T.Literal && typeof n.argument.value === 'number') return -n.argument.value;
   return undefined;
+}
+
+/** A const list only ever asked `.includes(x)` / `.has(x)` of: its initialiser. */
+export function askedList(variable: Variable | undefined): Node | undefined {
+  const init = constInitializer(variable);
+  if (!init) return undefined;
+  for (const ref of variable!.references) {
+    if (ref.init) continue;
+    const m = (ref.identifier as Node).parent;
+    const name = m?.type === T.MemberExpression && m.object === ref.identifier ? memberName(m) : undefined;
+    if ((name !== 'includes' && name !== 'has') || m!.parent?.type !== T.CallExpression || m!.parent.callee !== m) return undefined;
+  }
+  return unwrap(init);
 }

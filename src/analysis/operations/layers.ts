@@ -103,62 +103,9 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     if (root.type !== T.Identifier) return [];
     const v = findVariable(ctx.evaluator.scopeOf(root), root.name);
     if (!v) return [];
-    return clientVariables().get(v) ?? (clientVariables().size ? pickedClients(v) : []);
+    return clientVariables().get(v) ?? (clientVariables().size ? pickedClients(v, ctx, clientVariables(), localCallee) : []);
   }
 
-  /**
-   * A client a function of the file hands back: `const { client } = getClientAndBucket(to)` where
-   * every return is an object literal whose `client` is one of the file's clients
-   * (`to === 'INGEST' ? s3IngestClient : s3PublicClient`), or `const s3 = clientFor(region)` whose
-   * returns are. Every return must name clients (through `?:`, `??` and `||`): one that does not
-   * leaves the receiver unknown (no layer).
-   */
-  function pickedClients(v: Variable): RetrySite[] {
-    const def = v.defs.length === 1 ? v.defs[0] : undefined;
-    const declarator = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator) : undefined;
-    const init = declarator?.init && unwrap(declarator.init);
-    const call = init?.type === T.AwaitExpression ? unwrap(init.argument) : init;
-    if (!declarator || call?.type !== T.CallExpression || v.references.some((r) => r.isWrite() && !r.init)) return [];
-    // The key the variable is taken from: none for `const s3 = f()`, `client` for `const { client } = f()`.
-    let key: string | undefined;
-    if (declarator.id.type === T.ObjectPattern) {
-      const property = declarator.id.properties.find((p) => p.type === T.Property && unwrap(p.value as Node) === def!.name);
-      key = property?.type === T.Property ? patternKey(property) : undefined;
-      if (key === undefined) return [];
-    } else if (declarator.id !== def!.name) return [];
-    const fn = localCallee?.(call);
-    if (!fn?.body) return [];
-    const returned: Node[] = [];
-    if (fn.body.type !== T.BlockStatement) returned.push(fn.body);
-    else walk(fn.body, (n) => { if (n.type === T.ReturnStatement) returned.push(n.argument ?? n); }, { skipFunctions: true });
-    const out = new Set<RetrySite>();
-    for (const r of returned) {
-      let value: Node | undefined = unwrap(r);
-      if (key !== undefined) {
-        if (value.type !== T.ObjectExpression) return [];
-        const found = lookupProperty(value, key, (n) => ctx.evaluator.scopeOf(n));
-        value = found.state === 'present' ? found.value : undefined;
-      }
-      if (!value || !namedClients(value, out)) return [];
-    }
-    // One layer whichever client is picked: the one that retries least, what every pick certainly does.
-    const counted = [...out].filter((site) => typeof site.attempts.value === 'number');
-    if (counted.length !== out.size) return [];
-    return counted.length ? [counted.reduce((a, b) => ((b.attempts.value as number) < (a.attempts.value as number) ? b : a))] : [];
-  }
-
-  /** Adds the clients an expression names (`a ? b : c`, `a ?? b`); false when a branch is no client of the file. */
-  function namedClients(expr: Node, out: Set<RetrySite>): boolean {
-    const e = unwrap(expr);
-    if (e.type === T.ConditionalExpression) return namedClients(e.consequent, out) && namedClients(e.alternate, out);
-    if (e.type === T.LogicalExpression && e.operator !== '&&') return namedClients(e.left, out) && namedClients(e.right, out);
-    if (e.type !== T.Identifier) return false;
-    const v = findVariable(ctx.evaluator.scopeOf(e), e.name);
-    const sitesOfIt = v && clientVariables().get(v);
-    if (!sitesOfIt) return false;
-    for (const site of sitesOfIt) out.add(site);
-    return true;
-  }
 
   function callsThroughClient(site: RetrySite): TSESTree.CallExpression[] {
     const out: TSESTree.CallExpression[] = [];
@@ -458,4 +405,58 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
   }
 
   return { clientSitesOf, callsThroughClient, onlyUses, nestedIn, breakerOf };
+}
+
+/**
+ * A client a function of the file hands back: `const { client } = getClientAndBucket(to)` where
+ * every return is an object literal whose `client` is one of the file's clients
+ * (`to === 'INGEST' ? s3IngestClient : s3PublicClient`), or `const s3 = clientFor(region)` whose
+ * returns are. Every return must name clients (through `?:`, `??` and `||`): one that does not
+ * leaves the receiver unknown (no layer).
+ */
+function pickedClients(v: Variable, ctx: FileFacts['ctx'], clients: ReadonlyMap<Variable, RetrySite[]>, localCallee: LocalCallee | undefined): RetrySite[] {
+  const def = v.defs.length === 1 ? v.defs[0] : undefined;
+  const declarator = def?.type === 'Variable' ? (def.node as TSESTree.VariableDeclarator) : undefined;
+  const init = declarator?.init && unwrap(declarator.init);
+  const call = init?.type === T.AwaitExpression ? unwrap(init.argument) : init;
+  if (!declarator || call?.type !== T.CallExpression || v.references.some((r) => r.isWrite() && !r.init)) return [];
+  // The key the variable is taken from: none for `const s3 = f()`, `client` for `const { client } = f()`.
+  let key: string | undefined;
+  if (declarator.id.type === T.ObjectPattern) {
+    const property = declarator.id.properties.find((p) => p.type === T.Property && unwrap(p.value as Node) === def!.name);
+    key = property?.type === T.Property ? patternKey(property) : undefined;
+    if (key === undefined) return [];
+  } else if (declarator.id !== def!.name) return [];
+  const fn = localCallee?.(call);
+  if (!fn?.body) return [];
+  const returned: Node[] = [];
+  if (fn.body.type !== T.BlockStatement) returned.push(fn.body);
+  else walk(fn.body, (n) => { if (n.type === T.ReturnStatement) returned.push(n.argument ?? n); }, { skipFunctions: true });
+  const out = new Set<RetrySite>();
+  for (const r of returned) {
+    let value: Node | undefined = unwrap(r);
+    if (key !== undefined) {
+      if (value.type !== T.ObjectExpression) return [];
+      const found = lookupProperty(value, key, (n) => ctx.evaluator.scopeOf(n));
+      value = found.state === 'present' ? found.value : undefined;
+    }
+    if (!value || !namedClients(value, out, ctx, clients)) return [];
+  }
+  // One layer whichever client is picked: the one that retries least, what every pick certainly does.
+  const counted = [...out].filter((site) => typeof site.attempts.value === 'number');
+  if (counted.length !== out.size) return [];
+  return counted.length ? [counted.reduce((a, b) => ((b.attempts.value as number) < (a.attempts.value as number) ? b : a))] : [];
+}
+
+/** Adds the clients an expression names (`a ? b : c`, `a ?? b`); false when a branch is no client of the file. */
+function namedClients(expr: Node, out: Set<RetrySite>, ctx: FileFacts['ctx'], clients: ReadonlyMap<Variable, RetrySite[]>): boolean {
+  const e = unwrap(expr);
+  if (e.type === T.ConditionalExpression) return namedClients(e.consequent, out, ctx, clients) && namedClients(e.alternate, out, ctx, clients);
+  if (e.type === T.LogicalExpression && e.operator !== '&&') return namedClients(e.left, out, ctx, clients) && namedClients(e.right, out, ctx, clients);
+  if (e.type !== T.Identifier) return false;
+  const v = findVariable(ctx.evaluator.scopeOf(e), e.name);
+  const sitesOfIt = v && clients.get(v);
+  if (!sitesOfIt) return false;
+  for (const site of sitesOfIt) out.add(site);
+  return true;
 }
