@@ -61,6 +61,12 @@ export const upload = (key: string) => pRetry(() => put('in', key), { retries: 2
     const both = picked("{ client: to === 'in' ? ingest : published, bucket: to }");
     expect(nested(both)).toEqual(["put('in', key)"]);
     expect(lint(both).find((f) => f.rule === 'no-nested-retry')?.text).toBe("put('in', key)");
+    // The layer is the pick that retries least: one that makes a single call is no layer at all.
+    const onceOrFive = `${HEAD}const once = new S3Client({ maxAttempts: 1 });
+const five = new S3Client({ maxAttempts: 5 });
+function clientFor(to: string) { return { client: to === 'a' ? once : five }; }
+export const upload = (key: string) => pRetry(async () => { const { client } = clientFor('a'); return client.send(${PUT}); }, { retries: 2 });`;
+    expect(nested(onceOrFive)).toEqual([]);
     // A pick that may be something else (a client made per call) leaves the receiver unknown.
     expect(nested(picked("{ client: to === 'in' ? ingest : new S3Client({ maxAttempts: 1 }) }"))).toEqual([]);
     const whole = `${HEAD}const ingest = new S3Client({});

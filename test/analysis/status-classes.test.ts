@@ -26,8 +26,7 @@ describe('failure statuses answered by class', () => {
       asked.push(s);
       statusReads.count += 2;
       statusReads.classified += 2;
-      statusReads.constants.add(409);
-      statusReads.constants.add(500);
+      statusReads.constants.push(409, 500);
       return s === 409 || s >= 500;
     };
     const ask = sameForFailures(retried);
@@ -57,4 +56,30 @@ describe('failure statuses answered by class', () => {
     // Arithmetic on the status is no comparison with a number: read status by status, same answer.
     expect(errorsOf('Math.floor(res.status / 100) === 5 || res.status === 423')).toEqual(['423']);
   });
+
+  it('classifies the reads the evaluator makes: comparisons with numbers yes, arithmetic no', () => {
+    // Counters only ever grow: what analysing one snippet adds to them.
+    const reads = (retry: string, before?: string) => {
+      const count = statusReads.count;
+      const classified = statusReads.classified;
+      analyse(LOOP(retry, before));
+      return { count: statusReads.count - count, classified: statusReads.classified - classified };
+    };
+    for (const [retry, before] of [
+      ['res.status === 409 || res.status >= 500'],
+      ['[404, 409, 503].includes(res.status)'],
+      ['RETRY.has(res.status)', 'const RETRY = new Set([418, 503]);'],
+    ] as const) {
+      const r = reads(retry, before);
+      expect(r.count).toBeGreaterThan(0);
+      expect(r.classified).toBe(r.count);
+    }
+    const arithmetic = reads('Math.floor(res.status / 100) === 5');
+    expect(arithmetic.count).toBeGreaterThan(0);
+    expect(arithmetic.classified).toBe(0);
+    // A list the code may change is no constant.
+    const changed = reads('RETRY.includes(res.status)', 'const RETRY = [502]; RETRY.push(503);');
+    expect(changed.classified).toBeLessThan(changed.count);
+  });
 });
+

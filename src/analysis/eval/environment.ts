@@ -136,7 +136,7 @@ export const NO_RESPONSE = 0;
  * (status-classes.ts), whose constants gather in `constants`: when every read of an answer is
  * classified, a status on the same side of each constant gets the same answer.
  */
-export const statusReads = { count: 0, classified: 0, constants: new Set<number>() };
+export const statusReads = { count: 0, classified: 0, constants: [] as number[], open: 0 };
 
 /** The reads one computation made, to replay when its answer is reused from a memo. */
 export interface StatusReadDelta {
@@ -145,27 +145,41 @@ export interface StatusReadDelta {
   readonly constants: readonly number[];
 }
 
-/** Starts recording reads: the counters before, and a fresh set for the constants met. */
-export function beginReads(): { count: number; classified: number; constants: Set<number> } {
-  const mark = { count: statusReads.count, classified: statusReads.classified, constants: statusReads.constants };
-  statusReads.constants = new Set();
-  return mark;
+/** Where a recording of reads starts (`beginReads`). */
+export interface ReadMark {
+  readonly count: number;
+  readonly classified: number;
+  readonly at: number;
 }
 
-/** Ends a recording begun by `beginReads`: the outer set gets the constants met; what was read is returned. */
-export function endReads(mark: { count: number; classified: number; constants: Set<number> }): StatusReadDelta {
-  const met = statusReads.constants;
-  for (const c of met) mark.constants.add(c);
-  statusReads.constants = mark.constants;
-  return { count: statusReads.count - mark.count, classified: statusReads.classified - mark.classified, constants: [...met] };
+/**
+ * Starts recording reads: marks only, no allocation (it runs for every state value computed per
+ * attempt). The constants met stay in one list that recordings around this one see too; the list
+ * is emptied when the outermost recording ends. Every `beginReads` is ended in a `finally`.
+ */
+export function beginReads(): ReadMark {
+  statusReads.open++;
+  return { count: statusReads.count, classified: statusReads.classified, at: statusReads.constants.length };
 }
+
+/** Ends a recording begun by `beginReads`: what was read since (constants may repeat). */
+export function endReads(mark: ReadMark): StatusReadDelta {
+  const constants = statusReads.constants.length > mark.at ? statusReads.constants.slice(mark.at) : NONE;
+  if (--statusReads.open <= 0) {
+    statusReads.open = 0;
+    statusReads.constants.length = 0;
+  }
+  return { count: statusReads.count - mark.count, classified: statusReads.classified - mark.classified, constants };
+}
+
+const NONE: readonly number[] = Object.freeze([]);
 
 /** Counts again the reads a reused answer made when it was computed. */
 export function replayReads(delta: StatusReadDelta | undefined): void {
   if (!delta) return;
   statusReads.count += delta.count;
   statusReads.classified += delta.classified;
-  for (const c of delta.constants) statusReads.constants.add(c);
+  for (const c of delta.constants) statusReads.constants.push(c);
 }
 
 /** The status an environment asks about, its read counted (see `Env.status`). */

@@ -29,7 +29,7 @@ export function noteStatusRead(read: Node, constOf: (id: TSESTree.Identifier) =>
   if (numbers === undefined) compared.set(read, (numbers = comparedNumbers(read, constOf)));
   if (!numbers) return;
   statusReads.classified++;
-  for (const n of numbers) statusReads.constants.add(n);
+  for (const n of numbers) statusReads.constants.push(n);
 }
 
 /** The side of each constant a status is on: equal statuses of a class share it. */

@@ -224,7 +224,6 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
   if (!memo) state.memo.set(key, (memo = { values: [], random: [] }));
   // The memo is kept per status; a value that read the status replays those reads (statusOf, and
   // the numbers they met), so a question answered from the memo counts the same reads as one that computed it.
-  const mark = beginReads();
   const seen = (m: AttemptValues) => {
     replayReads(m.reads);
     if (!env.flags) return;
@@ -232,47 +231,48 @@ function valueAtStart(hw: HandWritten, state: StateVariable, k: number, env: Att
     if (m.cap !== undefined) env.flags.cap = env.flags.cap === undefined ? m.cap : Math.min(env.flags.cap, m.cap);
   };
   if (k in memo.values) {
-    endReads(mark);
     seen(memo);
     return memo.values[k];
   }
-  if (k > 1 && state.step !== undefined) {
-    const first = toInterval(valueAtStart(hw, state, 1, env));
-    const v: Value = first ? range(first.lo + state.step * (k - 1), first.hi + state.step * (k - 1)) : UNKNOWN;
-    memo.values[k] = v;
-    memo.random[k] = !!memo.random[1];
-    memo.reads = joinReads(memo.reads, endReads(mark));
-    return v;
-  }
-  if (k > MAX_SIMULATED) {
-    endReads(mark);
-    return UNKNOWN;
-  }
-  for (let j = memo.values.length > 1 ? memo.values.length : 1; j <= k; j++) {
-    if (j in memo.values) continue;
-    const flags: Flags = { random: false };
-    let v: Value;
-    if (state.carrier && state.init.expr) {
-      const previous: AttemptEnv = { ...env, attempt: j - 1, flags };
-      const stored = j === 1 ? undefined : hw.evaluator.evaluateFresh(state.carrier.write, previous);
-      v = hw.evaluator.evaluateFresh(state.init.expr, carried({ ...env, attempt: j, flags }, state.carrier, stored));
-    } else if (j === 1) {
-      const init = state.init;
-      if ('value' in init) v = init.value === UNKNOWN && env.probe !== undefined ? env.probe : (init.value as Value);
-      else if (init.expr) v = hw.evaluator.evaluateFresh(init.expr, { ...env, attempt: 0, flags } as AttemptEnv);
-      else v = env.probe !== undefined ? env.probe : UNKNOWN;
-    } else {
-      const previous: AttemptEnv = { ...env, attempt: j - 1, flags };
-      const f = state.nextFrame;
-      if (state.next) v = hw.evaluator.evaluateFresh(state.next, f ? { ...previous, frame: frameFor(hw.ctx.sourceCode, f.fn, f.args, previous) } : previous);
-      else if (state.write && state.write !== 'multi') v = applyWrite(hw, state.write, memo.values[j - 1] as Value, previous);
-      else v = memo.values[j - 1] as Value;
+  const stepped = k > 1 && state.step !== undefined;
+  if (!stepped && k > MAX_SIMULATED) return UNKNOWN;
+  // What computing the values reads of the status is kept with them, whatever ends the computation.
+  const mark = beginReads();
+  try {
+    if (stepped) {
+      const first = toInterval(valueAtStart(hw, state, 1, env));
+      const v: Value = first ? range(first.lo + state.step! * (k - 1), first.hi + state.step! * (k - 1)) : UNKNOWN;
+      memo.values[k] = v;
+      memo.random[k] = !!memo.random[1];
+      return v;
     }
-    memo.values[j] = v;
-    memo.random[j] = flags.random || (j > 1 && !!memo.random[j - 1]);
-    if (flags.cap !== undefined) memo.cap = memo.cap === undefined ? flags.cap : Math.min(memo.cap, flags.cap);
+    for (let j = memo.values.length > 1 ? memo.values.length : 1; j <= k; j++) {
+      if (j in memo.values) continue;
+      const flags: Flags = { random: false };
+      let v: Value;
+      if (state.carrier && state.init.expr) {
+        const previous: AttemptEnv = { ...env, attempt: j - 1, flags };
+        const stored = j === 1 ? undefined : hw.evaluator.evaluateFresh(state.carrier.write, previous);
+        v = hw.evaluator.evaluateFresh(state.init.expr, carried({ ...env, attempt: j, flags }, state.carrier, stored));
+      } else if (j === 1) {
+        const init = state.init;
+        if ('value' in init) v = init.value === UNKNOWN && env.probe !== undefined ? env.probe : (init.value as Value);
+        else if (init.expr) v = hw.evaluator.evaluateFresh(init.expr, { ...env, attempt: 0, flags } as AttemptEnv);
+        else v = env.probe !== undefined ? env.probe : UNKNOWN;
+      } else {
+        const previous: AttemptEnv = { ...env, attempt: j - 1, flags };
+        const f = state.nextFrame;
+        if (state.next) v = hw.evaluator.evaluateFresh(state.next, f ? { ...previous, frame: frameFor(hw.ctx.sourceCode, f.fn, f.args, previous) } : previous);
+        else if (state.write && state.write !== 'multi') v = applyWrite(hw, state.write, memo.values[j - 1] as Value, previous);
+        else v = memo.values[j - 1] as Value;
+      }
+      memo.values[j] = v;
+      memo.random[j] = flags.random || (j > 1 && !!memo.random[j - 1]);
+      if (flags.cap !== undefined) memo.cap = memo.cap === undefined ? flags.cap : Math.min(memo.cap, flags.cap);
+    }
+  } finally {
+    memo.reads = joinReads(memo.reads, endReads(mark));
   }
-  memo.reads = joinReads(memo.reads, endReads(mark));
   seen(memo);
   return memo.values[k] as Value;
 }

@@ -201,6 +201,15 @@ export interface LoopScan {
   switches: TSESTree.SwitchStatement[];
 }
 
+/** A read of a response's verdict: `x.ok`, `x.status` (and kin), or a status getter called as `x.getStatusCode()`. */
+export function isResponseRead(m: TSESTree.MemberExpression): boolean {
+  if (m.computed || m.property.type !== T.Identifier) return false;
+  const key = m.property.name;
+  if (key === 'ok' || STATUS_KEYS.has(key)) return true;
+  const call = m.parent;
+  return RESPONSE_GETTERS.get(key) === 'status' && call?.type === T.CallExpression && call.callee === m && call.arguments.length === 0;
+}
+
 /** The member of a returned result (`{ data } | { error }`) that holds its failure. */
 export const RESULT_ERROR_KEYS: ReadonlySet<string> = new Set(['error', 'err']);
 
@@ -225,7 +234,7 @@ export function scanLoop(loop: Loop): LoopScan {
       case T.AssignmentExpression: if (n.left.type === T.Identifier) out.writes.push(n.left); break;
       case T.MemberExpression:
         if (n.computed) out.computed.push(n);
-        else if (n.property.type === T.Identifier && (n.property.name === 'ok' || STATUS_KEYS.has(n.property.name) || (RESPONSE_GETTERS.get(n.property.name) === 'status' && n.parent?.type === T.CallExpression && n.parent.callee === n))) out.statusMembers.push(n);
+        else if (isResponseRead(n)) out.statusMembers.push(n);
         else if (n.property.type === T.Identifier && RESULT_ERROR_KEYS.has(n.property.name)) out.errorMembers.push(n);
         break;
       default: break;

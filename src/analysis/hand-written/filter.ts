@@ -16,7 +16,7 @@ import { attemptEnv, evaluateAt, type HandWritten, type Region } from './attempt
 import { refsCounter } from './bound.js';
 import { walkExpression } from './control-flow.js';
 import { stateOf } from './field-counters.js';
-import { NO_RESPONSE, beginReads, endReads, statusReads } from '../eval/environment.js';
+import { NO_RESPONSE, beginReads, endReads, statusReads, type StatusReadDelta } from '../eval/environment.js';
 import { statusSignature } from '../eval/status-classes.js';
 import { holds, type Constraint, type Shape } from './site.js';
 
@@ -58,9 +58,17 @@ export function sameForFailures<R>(retried: (status: number) => R): (status: num
     const failure = status >= 400 && status <= 599;
     if (failure) for (const c of classes) if (statusSignature(status, c.constants) === c.signature) return c.value;
     const mark = beginReads();
-    const value = retried(status);
-    const read = endReads(mark);
-    if (failure && read.count === read.classified) classes.push({ constants: read.constants, signature: statusSignature(status, read.constants), value });
+    let value: R;
+    let read: StatusReadDelta;
+    try {
+      value = retried(status);
+    } finally {
+      read = endReads(mark);
+    }
+    if (failure && read.count === read.classified) {
+      const constants = [...new Set(read.constants)];
+      classes.push({ constants, signature: statusSignature(status, constants), value });
+    }
     return value;
   };
 }

@@ -11,7 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, contains, isFunctionNode, memberName, memberRoot, readsMethod, unwrap, type Variable } from '../ast.js';
+import { constInitializer, contains, isFunctionNode, memberName, memberRoot, readsMethod, staticPropertyName, unwrap, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import { UNKNOWN } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';
@@ -256,13 +256,16 @@ function rejectsClientErrors(hw: HandWritten, instance: Node): boolean {
   const root = unwrap(callee.object);
   const ref = root.type === T.Identifier ? hw.ctx.imports.resolve(root) : undefined;
   if (ref?.module !== 'axios' || ref.path !== 'default') return false;
+  // What the axios descriptor says stops the rejections (`validateStatus`), written nowhere in the options.
+  const facet = hw.ctx.httpFacetOf?.('axios');
+  if (!facet?.throwsOnClientError) return false;
   const options = made.arguments[0] && unwrap(made.arguments[0]);
   if (!options) return true;
-  return options.type === T.ObjectExpression && options.properties.every((p) => p.type === T.Property && !p.computed && memberKey(p) !== 'validateStatus');
-}
-
-function memberKey(p: TSESTree.Property): string | undefined {
-  return p.key.type === T.Identifier ? p.key.name : p.key.type === T.Literal ? String(p.key.value) : undefined;
+  const stops = facet.nonThrowingOptions ?? [];
+  return options.type === T.ObjectExpression && options.properties.every((p) => {
+    const key = p.type === T.Property ? staticPropertyName(p) : undefined;
+    return key !== undefined && !stops.includes(key);
+  });
 }
 
 /** The class whose `this` a `this.x` chain starts at (undefined for other expressions). */

@@ -9,25 +9,21 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { unwrap } from '../ast.js';
-import { RESPONSE_GETTERS, instanceMethod, staticMethod } from '../eval/calls.js';
-import { STATUS_KEYS, type Evaluator } from '../eval/evaluator.js';
+import { instanceMethod, staticMethod } from '../eval/calls.js';
+import type { Evaluator } from '../eval/evaluator.js';
 import { memberName } from '../eval/fields.js';
 import { localFunction, parameterVariable } from '../eval/functions.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node } from '../model.js';
 import { thisCallsIn } from './method-calls.js';
+import { isResponseRead } from './control-flow.js';
 
 type Fn = TSESTree.FunctionLike;
 
 /** Whether a reference is read as a response: `id.ok`, `id.status` (and kin), `id.getStatusCode()`. */
 export function readAsResponse(id: Node): boolean {
   const m = id.parent;
-  if (m?.type !== T.MemberExpression || m.object !== id || m.computed) return false;
-  const key = memberName(m);
-  if (key === undefined) return false;
-  if (key === 'ok' || STATUS_KEYS.has(key)) return true;
-  const call = m.parent;
-  return RESPONSE_GETTERS.get(key) === 'status' && call?.type === T.CallExpression && call.callee === m && call.arguments.length === 0;
+  return m?.type === T.MemberExpression && m.object === id && isResponseRead(m);
 }
 
 const readParams = new WeakMap<Fn, readonly boolean[]>();

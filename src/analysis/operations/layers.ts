@@ -95,8 +95,7 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     while (root.type === T.MemberExpression || root.type === T.CallExpression) {
       // `this.s3.send(...)`: the receiver is a client the class keeps.
       if (root.type === T.MemberExpression && unwrap(root.object).type === T.ThisExpression) {
-        const held = sites().some((s) => s.clientLevel) ? clientMembers().get(root) : undefined;
-        return held ?? [];
+        return clientMembers().get(root) ?? [];
       }
       root = unwrap(root.type === T.MemberExpression ? root.object : root.callee);
     }
@@ -105,7 +104,6 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
     if (!v) return [];
     return clientVariables().get(v) ?? (clientVariables().size ? pickedClients(v, ctx, clientVariables(), localCallee) : []);
   }
-
 
   function callsThroughClient(site: RetrySite): TSESTree.CallExpression[] {
     const out: TSESTree.CallExpression[] = [];
