@@ -41,9 +41,52 @@ export type AnalyseFile = (sourceCode: Readonly<TSESLint.SourceCode>) => { ctx: 
 const MAX_MODULES = 2000;
 const summaries = new Map<string, Versioned & { summary: ModuleSummary | undefined }>();
 const MAX_RESOLUTIONS = 5000;
-const workspaceResolutions = new Map<string, string | undefined>();
+
+/**
+ * Answers kept by importing folder, then specifier: both keys are strings the caller already holds
+ * (the folder of the file, the specifier in its tree), so a lookup hashes no new string, where a
+ * `${dir}\0${specifier}` key built on every ask cost more than the lookup itself. Bounded by the
+ * number of answers; the folder asked about least recently goes first.
+ */
+class ByFolder<V> {
+  private readonly folders = new Map<string, Map<string, V>>();
+  private size = 0;
+
+  get(dir: string, specifier: string): V | undefined {
+    return this.folders.get(dir)?.get(specifier);
+  }
+
+  has(dir: string, specifier: string): boolean {
+    return this.folders.get(dir)?.has(specifier) ?? false;
+  }
+
+  set(dir: string, specifier: string, value: V): void {
+    let inner = this.folders.get(dir);
+    if (inner) {
+      // Most recently answered last.
+      this.folders.delete(dir);
+      this.folders.set(dir, inner);
+    } else {
+      while (this.size >= MAX_RESOLUTIONS && this.folders.size > 0) {
+        const [oldest, list] = this.folders.entries().next().value!;
+        this.size -= list.size;
+        this.folders.delete(oldest);
+      }
+      this.folders.set(dir, (inner = new Map()));
+    }
+    if (!inner.has(specifier)) this.size++;
+    inner.set(specifier, value);
+  }
+
+  clear(): void {
+    this.folders.clear();
+    this.size = 0;
+  }
+}
+
+const workspaceResolutions = new ByFolder<string | undefined>();
 /** Relative imports by importing directory and specifier, trusted for the freshness window. */
-const relativeResolutions = new Map<string, { file: string | undefined; checkedAt: number }>();
+const relativeResolutions = new ByFolder<{ file: string | undefined; checkedAt: number }>();
 let parses = 0;
 let reuses = 0;
 /** Bindings settled by knownWithout, before any argument was evaluated. */
@@ -116,18 +159,14 @@ export function resolveImport(specifier: string, fromFile: string): string | und
   try {
     const dir = dirOf(fromFile);
     if (specifier.startsWith('.') || specifier.startsWith('/')) {
-      const key = `${dir}\0${specifier}`;
       const now = performance.now();
-      const hit = relativeResolutions.get(key);
+      const hit = relativeResolutions.get(dir, specifier);
       if (hit && now - hit.checkedAt < FRESH_MS) return hit.file;
       const file = probe(resolve(dir, specifier));
-      relativeResolutions.delete(key);
-      if (relativeResolutions.size >= MAX_RESOLUTIONS) relativeResolutions.delete(relativeResolutions.keys().next().value!);
-      relativeResolutions.set(key, { file, checkedAt: now });
+      relativeResolutions.set(dir, specifier, { file, checkedAt: now });
       return file;
     }
-    const key = `${dir}\0${specifier}`;
-    if (workspaceResolutions.has(key)) return workspaceResolutions.get(key);
+    if (workspaceResolutions.has(dir, specifier)) return workspaceResolutions.get(dir, specifier);
     // What a bare name leads to depends on the folder only through the tsconfig aliases in force
     // there and the node_modules folders above it, both shared by every folder under the same ones:
     // a name is resolved once for each such pair, not once per importing folder.
@@ -146,8 +185,7 @@ export function resolveImport(specifier: string, fromFile: string): string | und
       found = resolveWithAliases(aliases, specifier, probe) ?? resolveWorkspace(specifier, dir);
       if (byName.size < MAX_RESOLUTIONS) byName.set(specifier, found);
     }
-    if (workspaceResolutions.size >= MAX_RESOLUTIONS) workspaceResolutions.delete(workspaceResolutions.keys().next().value!);
-    workspaceResolutions.set(key, found);
+    workspaceResolutions.set(dir, specifier, found);
     return found;
   } catch {
     return undefined;
@@ -162,8 +200,7 @@ export function resolveImport(specifier: string, fromFile: string): string | und
 export function knownUnresolved(specifier: string, fromFile: string): boolean {
   if (specifier.startsWith('.') || specifier.startsWith('/')) return false;
   const dir = dirOf(fromFile);
-  const key = `${dir}\0${specifier}`;
-  if (workspaceResolutions.has(key)) return workspaceResolutions.get(key) === undefined;
+  if (workspaceResolutions.has(dir, specifier)) return workspaceResolutions.get(dir, specifier) === undefined;
   const chain = chains.get(dir);
   const aliases = chain && knownAliases(dir);
   if (!chain || aliases === undefined) return false;
@@ -181,15 +218,14 @@ export function knownUnresolved(specifier: string, fromFile: string): boolean {
  */
 export function knownWithout(specifier: string, fromFile: string, names: readonly string[]): boolean {
   const dir = dirOf(fromFile);
-  const key = `${dir}\0${specifier}`;
   let file: string | undefined;
   if (specifier.startsWith('.') || specifier.startsWith('/')) {
-    const hit = relativeResolutions.get(key);
+    const hit = relativeResolutions.get(dir, specifier);
     if (!hit || performance.now() - hit.checkedAt >= FRESH_MS) return false;
     file = hit.file;
   } else {
-    if (!workspaceResolutions.has(key)) return false;
-    file = workspaceResolutions.get(key);
+    if (!workspaceResolutions.has(dir, specifier)) return false;
+    file = workspaceResolutions.get(dir, specifier);
   }
   if (file === undefined) return false;
   const hit = summaries.get(file);

@@ -5,7 +5,7 @@
  * folders inside node_modules rather than links). Each folder is asked once per process whether it
  * declares a workspace; a workspace's packages are listed once.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 type Packages = ReadonlyMap<string, string>;
@@ -105,6 +105,9 @@ function packageName(folder: string): string | undefined {
 
 function readText(file: string): string | undefined {
   try {
+    // Most folders have no such file: a stat that reports it missing costs far less than the
+    // error a failed read throws.
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
     return readFileSync(file, 'utf8');
   } catch {
     return undefined;
