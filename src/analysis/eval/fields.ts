@@ -360,7 +360,7 @@ export function classFieldValue(ev: Evaluator, cls: Class, key: string, depth = 
 }
 
 /** `config` of `constructor(config: Configuration)`: the class name its type annotation names, for a constructor's parameter. */
-function parameterClassType(ev: Evaluator, expr: Node | undefined): TSESTree.Identifier | undefined {
+export function parameterClassType(ev: Evaluator, expr: Node | undefined): TSESTree.Identifier | undefined {
   const id = expr && unwrap(expr);
   if (id?.type !== T.Identifier) return undefined;
   const variable = ev.variableOf(id);

@@ -61,7 +61,8 @@ export function boundParameter(hw: HandWritten, name: Node, env: AttemptEnv, var
       if (key === undefined) return UNKNOWN;
       steps.push({ key });
     } else if (p.type === T.ArrayPattern) steps.push({ index: p.elements.indexOf(n as never) });
-    else if (p.type !== T.ObjectPattern) return UNKNOWN;
+    // `constructor(private readonly attempts = 3)`: the parameter property is the parameter.
+    else if (p.type !== T.ObjectPattern && p.type !== T.TSParameterProperty) return UNKNOWN;
     n = p;
   }
   const index = (fn.params as Node[]).indexOf(n);

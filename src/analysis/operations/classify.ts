@@ -81,7 +81,13 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     // `this.fetchFn(url, { method: 'POST' })`: a URL and an init object stating an HTTP method are
     // that request, whatever the callee is called (stronger than its verb: `fetchFn` is no read).
     const stated = statedMethod(call);
-    if (stated) return { node: call, label: stated === 'GET' ? label : `${label} (${stated})`, kind: kindOfMethod(stated), evidence: 'http', method: stated, key: key() };
+    const statedOp: Operation | undefined = stated
+      ? { node: call, label: stated === 'GET' ? label : `${label} (${stated})`, kind: kindOfMethod(stated), evidence: 'http', method: stated, key: key() }
+      : undefined;
+    // A function of this file is read first: its body says what it sends with that init (a
+    // `send(url, init)` that always GETs, or passes the init's method on).
+    const local = localFunction(call.callee, ctx);
+    if (statedOp && !local && !thisMethodOfFile(call)) return statedOp;
     const sdk = sdkOperation(call);
     if (sdk) return { node: call, label, kind: sdk.kind, evidence: 'sdk', key: key(), autoKey: sdk.autoKey, rejectingSdk: sdk.rejecting };
     // A MongoDB update whose operators are written in the call (`$set` lands in the same state again, `$inc` does not).
@@ -92,7 +98,6 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (name && file.words().readFunctions.has(name)) return { node: call, label, kind: 'read', evidence: 'settings' };
     const declared = depth === 0 ? byDeclaration(call, label, key) : undefined;
     if (declared) return declared;
-    const local = localFunction(call.callee, ctx);
     // `this.send()`, `api.create()`, `service.create()` imported: the method's body decides, as a local helper's does.
     const method = local ? { fn: local, ctx } : depth < 2 ? methods?.resolver.methodOf(call.callee) ?? importedUndecided(call) : undefined;
     // What the helper's body rejects with when its operations do not decide the kind (a fetch
@@ -107,6 +112,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
       if (followed) return followed;
       rejectingSdk = body && (rejecting(body.operations) ?? body.rejecting);
     }
+    if (statedOp) return statedOp;
     // A verb is weak evidence: trust it only for a call made right in the retried code whose
     // promise the code waits on (remote operations are awaited; createHash() and
     // addEventListener() are not), never inside helpers followed from there; and never for a
@@ -165,6 +171,13 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     return { node: call, label: kind === 'read' ? label : `${label} (${method})`, kind, evidence: 'http', method, key: key() };
   }
 
+  /** `this.send(...)` naming a method of a class of this file. */
+  function thisMethodOfFile(call: TSESTree.CallExpression): boolean {
+    const callee = unwrap(call.callee);
+    if (callee.type !== T.MemberExpression || unwrap(callee.object).type !== T.ThisExpression) return false;
+    return methods?.resolver.methodOf(call.callee)?.ctx === ctx;
+  }
+
   /** The team's own helper (or a method), followed one or two levels: its body decides. */
   function throughHelper(call: TSESTree.CallExpression, method: MethodTarget, body: ReturnType<Classifier['helperBody']>, label: string, attemptVars: Set<Variable>, scope: Node | undefined): Operation | undefined {
     const foreign = method.ctx !== ctx;
@@ -173,7 +186,7 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     const rejectingSdk = rejecting(inner) ?? body.rejecting;
     if (worst) {
       const outerKey = !worst.key ? keys.keyOf(call, attemptVars, scope) : foreign ? foreignKey(worst.key, method.fn, call, attemptVars, scope) : keys.mapKeyToCall(worst.key, method.fn, call, attemptVars, scope);
-      return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key: outerKey, autoKey: worst.autoKey, rejectingSdk };
+      return { node: call, label: `${label} (${worst.label})`, kind: worst.kind, evidence: worst.evidence, method: worst.method, key: outerKey, autoKey: worst.autoKey, rejectingSdk, methodFromCall: worst.methodFromCall };
     }
     if (inner.length > 0 && inner.every((o) => o.kind === 'read')) return { node: call, label, kind: 'read', evidence: inner[0]!.evidence, rejectingSdk };
     return undefined;
@@ -216,8 +229,10 @@ export function createClassifier(file: FileFacts, http: HttpReader, keys: KeyRea
     if (typeof value === 'string' && HTTP_METHODS.test(value)) {
       const method = value.toUpperCase();
       const kind = kindOfMethod(method);
-      const label = op.label.replace(EVERY_METHOD, method);
-      return { ...op, kind, method, label: kind === 'read' ? op.label.replace(` (${EVERY_METHOD})`, '') : label, methodParameter: undefined };
+      const label = op.label.includes(EVERY_METHOD) ? op.label.replace(EVERY_METHOD, method) : `${op.label} (${method})`;
+      // A request the function's own code already counts as a write (every method) is reported
+      // there; the call's method adds a write only where the function's code left it open.
+      return { ...op, kind, method, label: kind === 'read' ? op.label.replace(` (${EVERY_METHOD})`, '') : label, methodParameter: undefined, methodFromCall: op.kind !== 'write' };
     }
     return { ...op, methodParameter: outer };
   }

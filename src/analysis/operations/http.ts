@@ -147,6 +147,12 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
 
   /** The request a call sends with these options: their method, GET when none is written. */
   function sent(client: string, call: TSESTree.CallExpression, options: Node | undefined): HttpRequest {
+    // `fetch(url, options)` with the whole init a parameter (`options = {}` included): the method
+    // is the caller's. Not taken for every method here (a caller that passes none sends a GET),
+    // but a call of this function that passes `{ method: 'POST' }` sends that
+    // (Classifier.withPassedMethod).
+    const whole = options && wholeInitParameter(ctx, options);
+    if (whole) return checksMethod(call) ? { client, method: undefined } : { client, method: undefined, methodParameter: whole };
     const method = methodOption(options, 'GET');
     if (method !== undefined || !options) return { client, method };
     // `fetch(url, { method })` with the method a caller passes in: the function sends whatever its
@@ -479,6 +485,17 @@ export function createHttpReader(file: FileFacts, imported?: (id: TSESTree.Ident
   }
 
   return { requestOf, callsIn, callThroughClient, methodParameterOf: (value) => methodParameterOf(ctx, value) };
+}
+
+/** A request's whole init object when it is a parameter of the function sending it, never written: where its `method` comes from. */
+function wholeInitParameter(ctx: FileFacts['ctx'], options: Node): MethodParameter | undefined {
+  const n = unwrap(options);
+  if (n.type !== T.Identifier) return undefined;
+  const v = ctx.evaluator.variableOf(n);
+  if (!v || v.references.some((r) => r.isWrite() && !r.init)) return undefined;
+  const at = parameterPosition(v);
+  const target = at && (at.param.type === T.AssignmentPattern ? at.param.left : at.param);
+  return at && target?.type === T.Identifier ? { fn: at.fn, index: at.index, key: 'method' } : undefined;
 }
 
 /**

@@ -101,6 +101,7 @@ export function createOperationAnalysis(
     const { file, http, keys, classifier, layers } = parts();
     const groups: OperationGroup[] = [];
     let fn: TSESTree.FunctionLike | undefined;
+    let forwarded: Node | undefined;
     if (site.executions?.length) {
       for (const execution of site.executions) {
         const scope = functionOf(execution.operation, ctx);
@@ -120,7 +121,13 @@ export function createOperationAnalysis(
       const scope = scopeOf(site);
       if (scope) {
         fn = isFunctionNode(scope) ? scope : undefined;
-        const operations = classifier.operationsIn(scope, keys.attemptVariables(site, scope));
+        let operations = classifier.operationsIn(scope, keys.attemptVariables(site, scope));
+        // A call of a helper that builds its request from the arguments: the helper's own site
+        // says what its code sends, retries and nests; the call adds only the method it passes.
+        if (scope === site.node && scope.type === T.CallExpression && site.library.startsWith('wrapper:')) {
+          forwarded = scope;
+          operations = operations.filter((op) => op.methodFromCall);
+        }
         const shownAt = site.operation && !inside(site.operation, scope) && !inside(site.node, scope) && !inside(scope, site.node) ? site.operation : undefined;
         groups.push({ scope, operations: withSiteMethods(site, repeatable(withoutWayBack(site, operations, file), scope), ctx), shownAt });
       }
@@ -129,10 +136,10 @@ export function createOperationAnalysis(
         groups.push({ scope: projection, operations: repeatable(classifier.operationsIn(projection, new Set()), projection) });
       }
     }
-    const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s);
+    const scopes = groups.map((g) => g.scope).filter((s): s is Node => !!s && s !== forwarded);
     const httpCalls = scopes.flatMap(http.callsIn);
     // SDK calls that reject on 4xx by themselves, made in the retried code or in a helper it calls.
-    for (const op of groups.flatMap((g) => (g.scope ? g.operations : []))) {
+    for (const op of groups.flatMap((g) => (g.scope && g.scope !== forwarded ? g.operations : []))) {
       if (op.rejectingSdk && op.node.type === T.CallExpression && !httpCalls.some((c) => c.node === op.node)) {
         const errorStatus = libraries.find((l) => l.id === op.rejectingSdk)?.operations?.errorStatus;
         httpCalls.push({ node: op.node, client: op.rejectingSdk, throwsOnClientError: true, sdk: true, errorStatus });
@@ -156,6 +163,10 @@ export function createOperationAnalysis(
     // (`this.http.post(...)`, `defer(() => axios.post(...))`, `from(fetch(...))`, `next.handle(req)`).
     const source = site.operation ? unwrap(site.operation) : undefined;
     if (source?.type === T.CallExpression && !inside(source, site.node)) return source;
+    // A call of a helper that builds the retried request from its arguments (`fetchRetry(url, {
+    // method: 'POST' })`, a forwarding helper): the call stands for the request, what it passes
+    // for what is sent.
+    if (source?.type === T.CallExpression && source === site.node && site.library.startsWith('wrapper:')) return source;
     return undefined;
   }
 

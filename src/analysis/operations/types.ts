@@ -44,6 +44,12 @@ export interface Operation {
   readonly methodPicksFilter?: boolean | undefined;
   /** Set for a request sending every method because its caller passes the method in (MethodParameter). */
   readonly methodParameter?: MethodParameter | undefined;
+  /**
+   * The method is the one this call passes to a function whose request sends it
+   * (`fetchRetry(url, { method: 'POST' })` into `fetch(url, options)`), where the function's own
+   * code left it open: what the call adds to what the function's own site says.
+   */
+  readonly methodFromCall?: boolean | undefined;
 }
 
 /**

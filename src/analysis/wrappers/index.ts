@@ -13,7 +13,7 @@ import { contains, memberName } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
 import { constructorOf, findWrapperHelpers, markCalledInOwnFile, readArguments, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { composedHelpers, type InnerCall } from './composed.js';
-import { methodCalls } from './methods.js';
+import { fieldMethodCalls, methodCalls } from './methods.js';
 import { addFactoryCalls, factoryOf, keepsResult, retrierCalls } from './factories.js';
 import { findLibraryHelpers, type Reread } from './library-helpers.js';
 import { findExportedHelper, isFollowable, isUnparsed, knownUnresolved, knownWithout, methodExport, peekModule, resolveImport, type AnalyseFile, type ModuleSummary, type ParseEnvironment } from './modules.js';
@@ -211,12 +211,43 @@ interface InstanceCall {
   readonly call: TSESTree.CallExpression;
   readonly callee: TSESTree.MemberExpression;
   readonly method: string;
-  readonly construction: TSESTree.NewExpression;
+  /** Undefined for an instance a dependency injector builds (the class's defaults apply). */
+  readonly construction: TSESTree.NewExpression | undefined;
 }
 
-/** Method calls on instances of an imported class built here: `new C(...).m()`, or on a const holding `new C(...)`. */
+/**
+ * The class whose field a reference to an imported class may fill: the reference is the type of a
+ * constructor parameter, the class of a `new` or the argument of a call (`inject(C)`) inside a
+ * class body. Only a cheap look at where the name stands: fieldMethodCalls decides.
+ */
+function classKeepingInstance(id: Node): Node | undefined {
+  const p = id.parent;
+  const placed = p?.type === T.TSTypeReference || (p?.type === T.NewExpression && p.callee === id) || (p?.type === T.CallExpression && p.arguments[0] === id);
+  if (!placed) return undefined;
+  for (let n = p.parent, depth = 0; n && depth < 12; n = n.parent, depth++) {
+    if (n.type === T.ClassBody) return n.parent;
+    if (n.type === T.Program || n.type === T.BlockStatement && n.parent?.type !== T.FunctionExpression) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Method calls on instances of an imported class built here: `new C(...).m()`, on a const holding
+ * `new C(...)`, or on a field of a class of the file holding one (`this.retry.m()`, the field set
+ * from `new C(...)`, a constructor parameter typed `C`, or `inject(C)`: fieldInstance).
+ */
 function instanceCalls(ctx: AnalysisContext, variable: TSESLint.Scope.Variable): InstanceCall[] {
   const out: InstanceCall[] = [];
+  const classes = new Set<Node>();
+  for (const ref of variable.references) {
+    const cls = ref.isWrite() ? undefined : classKeepingInstance(ref.identifier as Node);
+    if (cls && !classes.has(cls)) {
+      classes.add(cls);
+      for (const c of fieldMethodCalls(ctx, cls)) {
+        if (ctx.evaluator.variableOf(c.held.type) === variable) out.push({ call: c.call, callee: c.callee, method: c.method, construction: c.held.construction });
+      }
+    }
+  }
   const onMember = (object: Node, construction: TSESTree.NewExpression) => {
     const member = object.parent;
     const call = member?.parent;

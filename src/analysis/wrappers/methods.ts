@@ -1,13 +1,16 @@
 /**
  * Retry helpers that are methods: a class whose method (or instance-field arrow) wraps a retry is
  * called as `this.send(...)` inside the class, or as `client.send(...)` on an instance the file
- * builds (`const client = new Client(...)`). Those calls are the helper's call sites; a call from
- * a subclass, on an instance from elsewhere, or through a computed name is not followed.
+ * builds (`const client = new Client(...)`), or on a field of another class that holds one
+ * (`private retry = new RetryService()`, `constructor(private retry: RetryService)` as dependency
+ * injection hands services over, Angular's `inject(RetryService)`). Those calls are the helper's
+ * call sites; a call from a subclass, on an instance from elsewhere, or through a computed name is
+ * not followed.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import { constInitializer, unwrap } from '../ast.js';
-import { memberName, thisClass } from '../eval/fields.js';
+import { fieldSource, memberName, parameterClassType, thisClass, thisMember } from '../eval/fields.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node } from '../model.js';
 import { nodesAtWord } from '../node-lookup.js';
@@ -48,12 +51,80 @@ export function methodCalls(ctx: AnalysisContext, owner: ClassNode, name: string
 function instanceOf(ctx: AnalysisContext, object: Node, owner: ClassNode): TSESTree.NewExpression | boolean {
   const o = unwrap(object);
   if (o.type === T.ThisExpression) return thisClass(o) === owner;
+  if (o.type === T.MemberExpression) {
+    const held = fieldInstance(ctx, o);
+    return !!held && classNamed(ctx, held.type) === owner && (held.construction ?? true);
+  }
   const init = o.type === T.Identifier ? constInitializer(ctx.evaluator.variableOf(o)) : o;
   const made = init && unwrap(init);
   if (made?.type !== T.NewExpression) return false;
   const ctor = unwrap(made.callee);
-  if (ctor.type !== T.Identifier) return false;
-  const v = ctx.evaluator.variableOf(ctor);
+  return ctor.type === T.Identifier && classNamed(ctx, ctor) === owner ? made : false;
+}
+
+/** The class of the file a name stands for (`class C {}`, `const C = class {}`). */
+function classNamed(ctx: AnalysisContext, name: TSESTree.Identifier): Node | undefined {
+  const v = ctx.evaluator.variableOf(name);
   const def = v?.defs.length === 1 ? v.defs[0] : undefined;
-  return (def?.type === 'ClassName' ? def.node === owner : constInitializer(v) === owner) ? made : false;
+  return def?.type === 'ClassName' ? def.node : constInitializer(v);
+}
+
+/** What a field holds: the class as its code names it, and the `new` that built it when there is one. */
+export interface FieldInstance {
+  readonly type: TSESTree.Identifier;
+  readonly construction?: TSESTree.NewExpression | undefined;
+}
+
+/**
+ * The instance a `this.x` field holds, read from the class's own code (the field's only write):
+ * one built there (`private retry = new RetryService(3)`, `this.retry = new RetryService()` in the
+ * constructor), one handed to the constructor and typed as a class (`constructor(private retry:
+ * RetryService)`, or a typed parameter the constructor stores: how dependency injection in NestJS
+ * and Angular hands a service over, built by the container with no arguments), or Angular's
+ * `inject(RetryService)`. Undefined for anything else.
+ */
+export function fieldInstance(ctx: AnalysisContext, member: Node): FieldInstance | undefined {
+  const holder = thisMember(member, ctx.sourceCode);
+  const expr = holder && fieldSource(ctx.sourceCode, holder.cls, holder.name)?.expr;
+  const e = expr && unwrap(expr);
+  if (!e) return undefined;
+  if (e.type === T.NewExpression) {
+    const ctor = unwrap(e.callee);
+    return ctor.type === T.Identifier ? { type: ctor, construction: e } : undefined;
+  }
+  if (e.type === T.CallExpression) {
+    const ref = ctx.imports.resolve(e.callee);
+    const arg = e.arguments[0] && unwrap(e.arguments[0]);
+    return ref?.module === '@angular/core' && ref.path === 'inject' && arg?.type === T.Identifier ? { type: arg } : undefined;
+  }
+  const type = parameterClassType(ctx.evaluator, e);
+  return type ? { type } : undefined;
+}
+
+export interface FieldMethodCall {
+  readonly call: TSESTree.CallExpression;
+  readonly callee: TSESTree.MemberExpression;
+  readonly method: string;
+  readonly held: FieldInstance;
+}
+
+// `this.retry.execute(`: a field's method called; the name after the second dot is the method.
+const FIELD_METHOD_CALL = /this\s*\.\s*#?[\w$]+\s*\.\s*[\w$]+/g;
+
+/** Calls of a method on an instance a field of `cls` holds (`this.retry.execute(...)`), in `cls`. */
+export function fieldMethodCalls(ctx: AnalysisContext, cls: Node): FieldMethodCall[] {
+  const out: FieldMethodCall[] = [];
+  nodesAtWord(ctx.sourceCode, FIELD_METHOD_CALL, (n) => {
+    const callee = n.parent;
+    if (n.range[0] < cls.range[0] || n.range[1] > cls.range[1] || callee?.type !== T.MemberExpression || callee.property !== n) return false;
+    const method = memberName(callee);
+    let outer: Node = callee;
+    while (outer.parent && (outer.parent.type === T.ChainExpression || outer.parent.type === T.TSNonNullExpression)) outer = outer.parent;
+    const call = outer.parent;
+    if (method === undefined || call?.type !== T.CallExpression || call.callee !== outer) return false;
+    const held = fieldInstance(ctx, callee.object);
+    if (held) out.push({ call, callee, method, held });
+    return false;
+  }, { atEnd: true });
+  return out;
 }

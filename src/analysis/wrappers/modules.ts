@@ -17,6 +17,7 @@ import { constInitializer, findVariable, staticPropertyName, unwrap } from '../a
 import type { WrapperHelper } from './inferred.js';
 import { clearWorkspaces, declaredWorkspacePackage } from './workspaces.js';
 import { aliasesFor, clearPathAliases, knownAliases, resolveWithAliases, type Aliases } from './tsconfig-paths.js';
+import { ByFolder } from './by-folder.js';
 
 type Fn = TSESTree.FunctionLike;
 
@@ -41,52 +42,9 @@ export type AnalyseFile = (sourceCode: Readonly<TSESLint.SourceCode>) => { ctx: 
 const MAX_MODULES = 2000;
 const summaries = new Map<string, Versioned & { summary: ModuleSummary | undefined }>();
 const MAX_RESOLUTIONS = 5000;
-
-/**
- * Answers kept by importing folder, then specifier: both keys are strings the caller already holds
- * (the folder of the file, the specifier in its tree), so a lookup hashes no new string, where a
- * `${dir}\0${specifier}` key built on every ask cost more than the lookup itself. Bounded by the
- * number of answers; the folder asked about least recently goes first.
- */
-class ByFolder<V> {
-  private readonly folders = new Map<string, Map<string, V>>();
-  private size = 0;
-
-  get(dir: string, specifier: string): V | undefined {
-    return this.folders.get(dir)?.get(specifier);
-  }
-
-  has(dir: string, specifier: string): boolean {
-    return this.folders.get(dir)?.has(specifier) ?? false;
-  }
-
-  set(dir: string, specifier: string, value: V): void {
-    let inner = this.folders.get(dir);
-    if (inner) {
-      // Most recently answered last.
-      this.folders.delete(dir);
-      this.folders.set(dir, inner);
-    } else {
-      while (this.size >= MAX_RESOLUTIONS && this.folders.size > 0) {
-        const [oldest, list] = this.folders.entries().next().value!;
-        this.size -= list.size;
-        this.folders.delete(oldest);
-      }
-      this.folders.set(dir, (inner = new Map()));
-    }
-    if (!inner.has(specifier)) this.size++;
-    inner.set(specifier, value);
-  }
-
-  clear(): void {
-    this.folders.clear();
-    this.size = 0;
-  }
-}
-
-const workspaceResolutions = new ByFolder<string | undefined>();
+const workspaceResolutions = new ByFolder<string | undefined>(MAX_RESOLUTIONS);
 /** Relative imports by importing directory and specifier, trusted for the freshness window. */
-const relativeResolutions = new ByFolder<{ file: string | undefined; checkedAt: number }>();
+const relativeResolutions = new ByFolder<{ file: string | undefined; checkedAt: number }>(MAX_RESOLUTIONS);
 let parses = 0;
 let reuses = 0;
 /** Bindings settled by knownWithout, before any argument was evaluated. */
