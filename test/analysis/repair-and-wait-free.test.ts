@@ -286,3 +286,27 @@ export async function load(id: string): Promise<Item> {
     }
   });
 });
+
+describe('a `for` loop whose response branch goes straight on while its catch backs off', () => {
+  const loop = (branch: string) => `export async function callModel(prompt: string) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const res = await fetch('https://llm.example.com/v1/complete', { method: 'POST', body: JSON.stringify({ prompt }) });
+      if (res.status >= 500) ${branch}
+      return await res.json();
+    } catch (e) {
+      await new Promise((r) => setTimeout(r, 2 ** attempt * 500 * Math.random()));
+    }
+  }
+  throw new Error('failed');
+}
+`;
+
+  it('retries a 5xx with no wait: the `continue` goes through the update, which counts the attempt', () => {
+    expect(pauses(loop('continue;'))).toEqual(['5 require-exponential-backoff noDelay', '5 require-jitter noJitter']);
+  });
+
+  it('look-alike: the branch waits before it goes on', () => {
+    expect(pauses(loop('{ await new Promise((r) => setTimeout(r, 2 ** attempt * 500 * Math.random())); continue; }'))).toEqual([]);
+  });
+});

@@ -7,8 +7,9 @@
  * A `continue` of the loop is such a way back when, on its way from the failed operation:
  *   - no sleep of the site comes before it (a sleep at the top of the loop waits before every
  *     attempt, so no way back is immediate then);
- *   - it counts an attempt: a counter of the loop's bound moves on the way (`attempts++`), so the
- *     branch is a retry, not a "repair, then try once more" or a skip to other work.
+ *   - it counts an attempt: a counter of the loop's bound moves on the way (`attempts++`), or in
+ *     the update of a `for` loop every `continue` goes through, so the branch is a retry, not a
+ *     "repair, then try once more" or a skip to other work.
  * Awaits the model cannot read on the way are not waits here, as for the site's own sleeps (an
  * unreadable await counts as a wait only where no sleep is found at all).
  */
@@ -28,9 +29,16 @@ export function immediateWayBack(hw: HandWritten, loop: Loop, continues: readonl
     if (c.label || c.range[0] < opPos) continue;
     const before = pathTo(c, loop);
     if (sleeps.some((s) => before.some((st) => contains(st, s.node))) || before.some((st) => sleepsIn(hw, st, opPos))) continue;
-    if (before.some((st) => st.range[0] > opPos && countsAttempt(hw, st, region))) return c;
+    if (before.some((st) => st.range[0] > opPos && countsAttempt(hw, st, region)) || updateCounts(hw, loop, region)) return c;
   }
   return undefined;
+}
+
+/** A `for` loop whose update moves a counter of its bound (`attempt++`): every `continue` goes through it, so counts an attempt. */
+function updateCounts(hw: HandWritten, loop: Loop, region: Region): boolean {
+  if (loop.type !== T.ForStatement || !loop.update) return false;
+  const update = loop.update.type === T.SequenceExpression ? loop.update.expressions : [loop.update];
+  return update.some((e) => countsAttempt(hw, { type: T.ExpressionStatement, expression: e, directive: undefined, parent: loop, range: e.range, loc: e.loc } as TSESTree.ExpressionStatement, region));
 }
 
 /** The statements run before `c` in each block around it up to the loop body, and the `try` block before a `catch` it is in. */
