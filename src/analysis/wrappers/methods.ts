@@ -111,9 +111,15 @@ export interface FieldMethodCall {
 // `this.retry.execute(`: a field's method called; the name after the second dot is the method.
 const FIELD_METHOD_CALL = /this\s*\.\s*#?[\w$]+\s*\.\s*[\w$]+/g;
 
+/** fieldMethodCalls by class, so that each class is searched once whatever it injects. */
+const fieldCallsByClass = new WeakMap<Node, FieldMethodCall[]>();
+
 /** Calls of a method on an instance a field of `cls` holds (`this.retry.execute(...)`), in `cls`. */
 export function fieldMethodCalls(ctx: AnalysisContext, cls: Node): FieldMethodCall[] {
+  const known = fieldCallsByClass.get(cls);
+  if (known) return known;
   const out: FieldMethodCall[] = [];
+  fieldCallsByClass.set(cls, out);
   nodesAtWord(ctx.sourceCode, FIELD_METHOD_CALL, (n) => {
     const callee = n.parent;
     if (n.range[0] < cls.range[0] || n.range[1] > cls.range[1] || callee?.type !== T.MemberExpression || callee.property !== n) return false;
