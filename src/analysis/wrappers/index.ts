@@ -10,6 +10,7 @@ import { memberChain } from '../imports.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { contains, memberName } from '../ast.js';
+import { thisClass } from '../eval/fields.js';
 import { onCycle } from '../call-cycles.js';
 import { constructorOf, findWrapperHelpers, markCalledInOwnFile, readArguments, wrapperCallSite, type WrapperHelper } from './inferred.js';
 import { composedHelpers, type InnerCall } from './composed.js';
@@ -216,17 +217,43 @@ interface InstanceCall {
 }
 
 /**
- * The class whose field a reference to an imported class may fill: the reference is the type of a
- * constructor parameter, the class of a `new` or the argument of a call (`inject(C)`) inside a
- * class body. Only a cheap look at where the name stands: fieldMethodCalls decides.
+ * The field of a class of the file a reference to an imported class may fill, by where the name
+ * stands: `private retry = new C()` or `inject(C)` (the field's initialiser), `this.retry = new
+ * C()`, `constructor(private retry: C)`, or a typed constructor parameter stored at the top of the
+ * constructor (`this.retry = retry`). fieldInstance, on each call found, decides.
  */
-function classKeepingInstance(id: Node): Node | undefined {
+function fieldKeepingInstance(id: Node): { cls: Node; name: string } | undefined {
   const p = id.parent;
-  const placed = p?.type === T.TSTypeReference || (p?.type === T.NewExpression && p.callee === id) || (p?.type === T.CallExpression && p.arguments[0] === id);
-  if (!placed) return undefined;
-  for (let n = p.parent, depth = 0; n && depth < 12; n = n.parent, depth++) {
-    if (n.type === T.ClassBody) return n.parent;
-    if (n.type === T.Program || n.type === T.BlockStatement && n.parent?.type !== T.FunctionExpression) return undefined;
+  if ((p?.type === T.NewExpression && p.callee === id) || (p?.type === T.CallExpression && p.arguments[0] === id)) {
+    const holder = p.parent;
+    if (holder?.type === T.PropertyDefinition && holder.value === p && !holder.static && !holder.computed) {
+      const name = holder.key.type === T.PrivateIdentifier ? `#${holder.key.name}` : holder.key.type === T.Identifier ? holder.key.name : undefined;
+      const cls = holder.parent?.parent;
+      return name !== undefined && cls ? { cls, name } : undefined;
+    }
+    if (holder?.type === T.AssignmentExpression && holder.right === p && holder.left.type === T.MemberExpression && holder.left.object.type === T.ThisExpression) {
+      const cls = thisClass(holder.left.object);
+      const name = memberName(holder.left);
+      return cls && name !== undefined ? { cls, name } : undefined;
+    }
+    return undefined;
+  }
+  // `retry: RetryService` on a constructor parameter.
+  const param = p?.type === T.TSTypeReference && p.parent?.type === T.TSTypeAnnotation ? p.parent.parent : undefined;
+  if (param?.type !== T.Identifier) return undefined;
+  const property = param.parent?.type === T.TSParameterProperty ? param.parent : undefined;
+  const ctor = (property ?? param).parent;
+  if (ctor?.type !== T.FunctionExpression || ctor.parent?.type !== T.MethodDefinition || ctor.parent.kind !== 'constructor') return undefined;
+  const cls = ctor.parent.parent?.parent;
+  if (!cls) return undefined;
+  if (property) return { cls, name: param.name };
+  for (const st of ctor.body?.body ?? []) {
+    const e = st.type === T.ExpressionStatement ? st.expression : undefined;
+    if (e?.type === T.AssignmentExpression && e.operator === '=' && e.left.type === T.MemberExpression && e.left.object.type === T.ThisExpression &&
+      e.right.type === T.Identifier && e.right.name === param.name) {
+      const name = memberName(e.left);
+      if (name !== undefined) return { cls, name };
+    }
   }
   return undefined;
 }
@@ -238,14 +265,10 @@ function classKeepingInstance(id: Node): Node | undefined {
  */
 function instanceCalls(ctx: AnalysisContext, variable: TSESLint.Scope.Variable): InstanceCall[] {
   const out: InstanceCall[] = [];
-  const classes = new Set<Node>();
   for (const ref of variable.references) {
-    const cls = ref.isWrite() ? undefined : classKeepingInstance(ref.identifier as Node);
-    if (cls && !classes.has(cls)) {
-      classes.add(cls);
-      for (const c of fieldMethodCalls(ctx, cls)) {
-        if (ctx.evaluator.variableOf(c.held.type) === variable) out.push({ call: c.call, callee: c.callee, method: c.method, construction: c.held.construction });
-      }
+    const field = ref.isWrite() ? undefined : fieldKeepingInstance(ref.identifier as Node);
+    for (const c of field ? fieldMethodCalls(ctx, field.cls, field.name) : []) {
+      if (ctx.evaluator.variableOf(c.held.type) === variable && !out.some((o) => o.call === c.call)) out.push({ call: c.call, callee: c.callee, method: c.method, construction: c.held.construction });
     }
   }
   const onMember = (object: Node, construction: TSESTree.NewExpression) => {

@@ -108,19 +108,22 @@ export interface FieldMethodCall {
   readonly held: FieldInstance;
 }
 
-// `this.retry.execute(`: a field's method called; the name after the second dot is the method.
-const FIELD_METHOD_CALL = /this\s*\.\s*#?[\w$]+\s*\.\s*[\w$]+/g;
+/** fieldMethodCalls by class and field, so that each is searched once. */
+const fieldCalls = new WeakMap<Node, Map<string, FieldMethodCall[]>>();
 
-/** fieldMethodCalls by class, so that each class is searched once whatever it injects. */
-const fieldCallsByClass = new WeakMap<Node, FieldMethodCall[]>();
-
-/** Calls of a method on an instance a field of `cls` holds (`this.retry.execute(...)`), in `cls`. */
-export function fieldMethodCalls(ctx: AnalysisContext, cls: Node): FieldMethodCall[] {
-  const known = fieldCallsByClass.get(cls);
+/** Calls of a method on the instance field `name` of `cls` holds (`this.retry.execute(...)`), in `cls`. */
+export function fieldMethodCalls(ctx: AnalysisContext, cls: Node, name: string): FieldMethodCall[] {
+  let byName = fieldCalls.get(cls);
+  if (!byName) fieldCalls.set(cls, (byName = new Map()));
+  const known = byName.get(name);
   if (known) return known;
   const out: FieldMethodCall[] = [];
-  fieldCallsByClass.set(cls, out);
-  nodesAtWord(ctx.sourceCode, FIELD_METHOD_CALL, (n) => {
+  byName.set(name, out);
+  const bare = name.startsWith('#') ? name.slice(1) : name;
+  if (!/^[\w$]+$/.test(bare)) return out;
+  // `this.retry.execute`: the name after the second dot is the method.
+  const pattern = new RegExp(`this\\s*\\.\\s*${name.startsWith('#') ? '#' : ''}${bare.replace(/\$/g, '\\$')}\\s*\\.\\s*[\\w$]+`, 'g');
+  nodesAtWord(ctx.sourceCode, pattern, (n) => {
     const callee = n.parent;
     if (n.range[0] < cls.range[0] || n.range[1] > cls.range[1] || callee?.type !== T.MemberExpression || callee.property !== n) return false;
     const method = memberName(callee);
