@@ -4,7 +4,10 @@
  * injection, Angular's `inject()`), and helpers that build the retried request from their
  * arguments (`fetchWithRetry(url, options)`), whose calls send the method they pass.
  */
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
 import { beforeEach, describe, expect, it } from 'vitest';
+import plugin from '../../src/index.js';
 import { clearModuleCache } from '../../src/analysis/wrappers/index.js';
 import { lint } from '../helpers/model.js';
 import { lintAt } from '../helpers/lint-at.js';
@@ -146,6 +149,14 @@ export async function fetchWithRetry(url: string, options: RequestInit = {}, ret
 export const getOrder = (id: string) => fetchWithRetry(\`https://api.example.com/orders/\${id}\`, {}, 3);
 `;
     expect(writes(code)).toEqual([lineOf(code, 'export const createOrder') + 1]);
+    // Named by the request the helper sends for this call.
+    const [message] = new Linter({ configType: 'flat' }).verify(code, [{
+      files: ['**/*.ts'],
+      plugins: { 'safe-retry': plugin as never },
+      languageOptions: { parser: tsParser as never },
+      rules: { 'safe-retry/no-unsafe-write-retry': 'error' },
+    }], 'file.ts');
+    expect(message?.message).toMatch(/^fetchWithRetry\(\) repeats fetch\(\) \(POST\), a write/);
   });
 
   it('look-alikes stay silent: a POST with a key made before the retry, a GET, no options', () => {

@@ -126,7 +126,8 @@ export function createOperationAnalysis(
         // says what its code sends, retries and nests; the call adds only the method it passes.
         if (scope === site.node && scope.type === T.CallExpression && site.library.startsWith('wrapper:')) {
           forwarded = scope;
-          operations = operations.filter((op) => op.methodFromCall);
+          // Named by the request the helper sends (`fetch() (POST)`), not by the helper's call again.
+          operations = operations.filter((op) => op.methodFromCall).map((op) => ({ ...op, label: innerLabel(op.label) }));
         }
         const shownAt = site.operation && !inside(site.operation, scope) && !inside(site.node, scope) && !inside(scope, site.node) ? site.operation : undefined;
         groups.push({ scope, operations: withSiteMethods(site, repeatable(withoutWayBack(site, operations, file), scope), ctx), shownAt });
@@ -229,6 +230,12 @@ function withoutWayBack(site: RetrySite, operations: Operation[], file: FileFact
   }
   if (handling.length === 0) return operations;
   return operations.filter((op) => !handling.some((h) => inside(h.branch, op.node) && op.node.range[1] <= h.before));
+}
+
+/** `fetchRetry() (fetch() (POST))`: the part in the outer parentheses, the request a helper's call sends. */
+function innerLabel(label: string): string {
+  const open = label.indexOf(' (');
+  return open > 0 && label.endsWith(')') ? label.slice(open + 2, -1) : label;
 }
 
 /** A site whose operations could not be read: nothing is known of what it repeats. */
