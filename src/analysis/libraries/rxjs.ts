@@ -15,7 +15,7 @@ import { importedName, nameInUse } from '../fix-imports.js';
 import type { ImportBinding } from '../imports.js';
 import { TYPICAL_ATTEMPTS, TYPICAL_MULTIPLIER } from '../../shared/guide-limits.js';
 import type { HttpCall } from '../operations/types.js';
-import { fullJitterText, withTypicalWaits, type LibraryFixes, type PlanKey } from '../fix-plan.js';
+import { fullJitterText, withTypicalWaits, type LibraryFixes, type PlanKey, type SchedulePlan } from '../fix-plan.js';
 
 const MODULES = ['rxjs', 'rxjs/operators'];
 
@@ -38,7 +38,7 @@ export const rxjs: LibraryDescriptor = {
       const call = callOf(use);
       if (!call) continue;
       if (use.path === 'retry') sites.push(retrySite(call, use.expression, ctx));
-      else if (use.path === 'retryWhen') sites.push(retryWhenSite(call, use.expression));
+      else if (use.path === 'retryWhen') sites.push(retryWhenSite(call, use.expression, ctx));
     }
     return sites;
   },
@@ -121,21 +121,106 @@ function retrySite(call: TSESTree.CallExpression, callee: Node, ctx: AnalysisCon
   });
 }
 
-function retryWhenSite(call: TSESTree.CallExpression, callee: Node): RetrySite {
+function retryWhenSite(call: TSESTree.CallExpression, callee: Node, ctx: AnalysisContext): RetrySite {
   const notifier = argument(call, 0);
+  // The notifier decides everything: read in its common shapes (notifierReading), else unknown.
+  const read = notifierReading(notifier, ctx);
   return site({
     library: 'rxjs',
     label: 'retryWhen()',
     node: call,
     reportNode: callee,
-    // The notifier decides everything; none of it is read.
-    attempts: { value: UNKNOWN },
-    delay: { ...UNKNOWN_SCHEDULE, node: notifier },
-    jitter: { value: UNKNOWN },
-    errorFilter: customFilter(notifier),
+    attempts: read ? { value: read.attempts, node: read.attemptsNode ?? notifier } : { value: UNKNOWN },
+    delay: read ? geometricSchedule({ growth: 'constant', initialMs: read.waitMs, multiplier: 1, maxMs: read.waitMs, node: read.waitNode }) : { ...UNKNOWN_SCHEDULE, node: notifier },
+    jitter: read ? { value: false, node: read.waitNode } : { value: UNKNOWN },
+    errorFilter: read ? { ...NO_FILTER, node: notifier } : customFilter(notifier),
     operation: pipedSource(call),
     options: { call, argumentIndex: 0 },
   });
+}
+
+interface NotifierReading {
+  /** Calls in all, the first included (Infinity when nothing ends the retrying). */
+  readonly attempts: number;
+  readonly attemptsNode?: Node | undefined;
+  /** The same wait before every retry. */
+  readonly waitMs: number;
+  readonly waitNode: Node;
+}
+
+/**
+ * The deprecated operator's usual notifiers, `(errors) => errors.pipe(...)` with:
+ * - `delay(ms)`: every error retried after `ms`, without end;
+ * - `delay(ms), take(n)` (either order): `n` retries, then the source completes;
+ * - `mergeMap((error, i) => i < n ? timer(ms) : throwError(...))` (or `concatMap`, `switchMap`,
+ *   the test written `i >= n` with the branches swapped): `n` retries, then the error.
+ * None of them looks at the error: every error is retried. A wait that is no constant, any other
+ * operator, or a test of anything but the index is not read.
+ */
+function notifierReading(notifier: Node | undefined, ctx: AnalysisContext): NotifierReading | undefined {
+  const fn = notifier && unwrap(notifier);
+  if ((fn?.type !== T.ArrowFunctionExpression && fn?.type !== T.FunctionExpression) || fn.params.length !== 1 || fn.params[0]!.type !== T.Identifier) return undefined;
+  const errors = fn.params[0]!.name;
+  const body = fn.body.type === T.BlockStatement
+    ? (fn.body.body.length === 1 && fn.body.body[0]!.type === T.ReturnStatement ? fn.body.body[0]!.argument : undefined)
+    : fn.body;
+  const pipe = body && unwrap(body);
+  if (pipe?.type !== T.CallExpression || pipe.callee.type !== T.MemberExpression || memberName(pipe.callee) !== 'pipe') return undefined;
+  const target = unwrap(pipe.callee.object);
+  if (target.type !== T.Identifier || target.name !== errors) return undefined;
+  let attempts = Infinity;
+  let attemptsNode: Node | undefined;
+  let wait: { ms: number; node: Node } | undefined;
+  const constantMs = (n: Node | undefined) => {
+    const v = n && ctx.evaluator.evaluate(n);
+    return typeof v === 'number' && v >= 0 && Number.isFinite(v) ? v : undefined;
+  };
+  for (const raw of pipe.arguments) {
+    const op = unwrap(raw);
+    if (op.type !== T.CallExpression) return undefined;
+    const path = rxjsPath(op.callee, ctx);
+    if (path === 'delay') {
+      const ms = constantMs(argument(op, 0));
+      if (ms === undefined || wait) return undefined;
+      wait = { ms, node: op };
+    } else if (path === 'take') {
+      const n = constantMs(argument(op, 0));
+      if (n === undefined || !Number.isInteger(n)) return undefined;
+      attempts = n + 1;
+      attemptsNode = op;
+    } else if (path === 'mergeMap' || path === 'concatMap' || path === 'switchMap') {
+      const read = indexedProjection(argument(op, 0), ctx, constantMs);
+      if (!read || wait) return undefined;
+      wait = read.wait;
+      attempts = read.retries + 1;
+      attemptsNode = read.test;
+    } else return undefined;
+  }
+  return wait ? { attempts, attemptsNode, waitMs: wait.ms, waitNode: wait.node } : undefined;
+}
+
+/** `(error, i) => i < n ? timer(ms) : throwError(() => error)`: `n` retries after `ms` each. */
+function indexedProjection(projection: Node | undefined, ctx: AnalysisContext, constantMs: (n: Node | undefined) => number | undefined):
+  { retries: number; wait: { ms: number; node: Node }; test: Node } | undefined {
+  const fn = projection && unwrap(projection);
+  if ((fn?.type !== T.ArrowFunctionExpression && fn?.type !== T.FunctionExpression) || fn.params.length !== 2 || fn.params[1]!.type !== T.Identifier) return undefined;
+  const index = fn.params[1]!.name;
+  const body = fn.body.type === T.BlockStatement ? undefined : unwrap(fn.body);
+  if (body?.type !== T.ConditionalExpression) return undefined;
+  const test = unwrap(body.test);
+  if (test.type !== T.BinaryExpression || unwrap(test.left).type !== T.Identifier || (unwrap(test.left) as TSESTree.Identifier).name !== index) return undefined;
+  const bound = constantMs(test.right);
+  if (bound === undefined || !Number.isInteger(bound)) return undefined;
+  // Which branch retries: `i < n` / `i <= n` take the consequent, `i >= n` / `i > n` the alternate.
+  const retriesOn = test.operator === '<' || test.operator === '<=' ? 'consequent' : test.operator === '>=' || test.operator === '>' ? 'alternate' : undefined;
+  if (!retriesOn) return undefined;
+  const retries = test.operator === '<' || test.operator === '>=' ? bound : bound + 1;
+  const again = unwrap(body[retriesOn]);
+  const stop = unwrap(body[retriesOn === 'consequent' ? 'alternate' : 'consequent']);
+  if (again.type !== T.CallExpression || rxjsPath(again.callee, ctx) !== 'timer' || stop.type !== T.CallExpression || rxjsPath(stop.callee, ctx) !== 'throwError') return undefined;
+  const ms = constantMs(argument(again, 0));
+  if (ms === undefined) return undefined;
+  return { retries, wait: { ms, node: again }, test };
 }
 
 /** `timer(ms)` from rxjs holds the wait; `throwError(...)` ends retrying and is not a wait. */
@@ -259,6 +344,9 @@ function rxjsSchedule(): NonNullable<LibraryFixes['schedule']> {
     normalize: (plan) => ({ ...withTypicalWaits(plan), jitter: true }),
     write(plan, changed, site, ctx) {
       if (site.node.type !== T.CallExpression || site.node.arguments.some((a) => a.type === T.SpreadElement)) return undefined;
+      // A `retryWhen` whose notifier was read (a constant wait, every error): rewritten as the
+      // operator that replaces it, `retry({ count, delay })`, its count and waits the plan's.
+      if (site.label === 'retryWhen()') return retryWhenRewrite(plan, changed, site, ctx, waitKeys);
       const edits: OptionEdit[] = [];
       let delay: string | undefined;
       if (waitKeys.some((k) => changed.has(k))) {
@@ -286,6 +374,30 @@ function rxjsSchedule(): NonNullable<LibraryFixes['schedule']> {
       return edits;
     },
   };
+}
+
+/** `retryWhen(notifier)` replaced by `retry({ count, delay })`, `retry` (and `timer`) imported from rxjs. */
+function retryWhenRewrite(plan: SchedulePlan, changed: ReadonlySet<PlanKey>, site: RetrySite, ctx: AnalysisContext, waitKeys: readonly PlanKey[]): OptionEdit[] | undefined {
+  if (site.errorFilter.kind !== 'none' || typeof plan.attempts !== 'number' || !Number.isFinite(plan.attempts)) return undefined;
+  const retry = importedName(ctx, 'rxjs', 'retry', true);
+  if (!retry) return undefined;
+  const edits: OptionEdit[] = [...retry.edits];
+  let wait: string | undefined;
+  if (waitKeys.some((k) => changed.has(k))) {
+    const timer = importedName(ctx, 'rxjs', 'timer', true);
+    const jittered = fullJitterText(withTypicalWaits(plan), 'retryCount - 1');
+    if (!timer || !jittered) return undefined;
+    edits.push(...timer.edits);
+    wait = `(_error, retryCount) => ${timer.name}(${jittered})`;
+  } else {
+    // The plan keeps the waits: the notifier's constant one.
+    const ms = site.delay.initialMs;
+    if (typeof ms !== 'number') return undefined;
+    wait = String(ms);
+  }
+  const text = `${retry.name}({ count: ${plan.attempts - 1}, delay: ${wait} })`;
+  edits.push({ path: [], range: site.node.range as [number, number], text, label: text });
+  return edits;
 }
 
 /**

@@ -51,12 +51,44 @@ describe('rxjs descriptor', () => {
     ]);
   });
 
-  it('records the deprecated retryWhen as a site with unknown attempts', () => {
-    const [site] = analyse(`
-      import { retryWhen, delay } from 'rxjs/operators';
+  it("reads the deprecated retryWhen's usual notifiers: delay alone, delay with take, an index test in mergeMap", () => {
+    const sites = analyse(`
+      import { retryWhen, delay, take, mergeMap, concatMap } from 'rxjs/operators';
+      import { throwError, timer } from 'rxjs';
       source$.pipe(retryWhen((errors) => errors.pipe(delay(1000))));
+      source$.pipe(retryWhen((errors) => errors.pipe(delay(500), take(2))));
+      source$.pipe(retryWhen((errors) => errors.pipe(mergeMap((e, i) => (i < 4 ? timer(1000) : throwError(() => e))))));
+      source$.pipe(retryWhen((errors) => errors.pipe(concatMap((e, i) => (i >= 6 ? throwError(() => e) : timer(200))))));
     `);
-    expect(site).toMatchObject({ label: 'retryWhen()', attempts: 'unknown', growth: 'unknown', filter: 'custom' });
+    expect(sites.map((s) => [s.label, s.attempts, s.growth, s.jitter, s.filter])).toEqual([
+      ['retryWhen()', Infinity, 'constant', false, 'none'],
+      ['retryWhen()', 3, 'constant', false, 'none'],
+      ['retryWhen()', 5, 'constant', false, 'none'],
+      ['retryWhen()', 7, 'constant', false, 'none'],
+    ]);
+  });
+
+  it('leaves any other notifier unknown: one that looks at the error, a wait that is no constant, another operator', () => {
+    const sites = analyse(`
+      import { retryWhen, delay, mergeMap, scan } from 'rxjs/operators';
+      import { throwError, timer } from 'rxjs';
+      source$.pipe(retryWhen((errors) => errors.pipe(mergeMap((e) => (e.status === 503 ? timer(1000) : throwError(() => e))))));
+      source$.pipe(retryWhen((errors) => errors.pipe(mergeMap((e, i) => (i < 3 ? timer(2 ** i * 1000) : throwError(() => e))))));
+      source$.pipe(retryWhen((errors) => errors.pipe(scan((n) => n + 1, 0), delay(1000))));
+    `);
+    for (const site of sites) expect(site).toMatchObject({ label: 'retryWhen()', attempts: 'unknown', growth: 'unknown', filter: 'custom' });
+    expect(sites).toHaveLength(3);
+  });
+
+  it('reports each broken rule at a retryWhen around an HTTP call, besides the legacy import', () => {
+    const rules = lint(`
+      import { retryWhen, delay } from 'rxjs/operators';
+      export class Api {
+        constructor(private http: any) {}
+        load() { return this.http.get('/api/items').pipe(retryWhen((errors) => errors.pipe(delay(1000)))); }
+      }
+    `).map((f) => f.rule).sort();
+    expect(rules).toEqual(['max-retry-attempts', 'max-retry-duration', 'no-legacy-retry', 'no-retry-on-client-error', 'require-exponential-backoff', 'require-jitter']);
   });
 
   it('recognises CommonJS requires of rxjs/operators', () => {
