@@ -25,11 +25,12 @@ import { sleepOf, type Sleep } from './sleeps.js';
 /** The first `continue` of the loop that retries with no wait while the site's sleeps are elsewhere; undefined when none does. */
 export function immediateWayBack(hw: HandWritten, loop: Loop, continues: readonly TSESTree.ContinueStatement[], region: Region, sleeps: readonly Sleep[], opPos: number): Node | undefined {
   if (sleeps.length === 0 || sleeps.some((s) => s.pos < opPos)) return undefined;
+  const throughUpdate = updateCounts(hw, loop, region);
   for (const c of continues) {
     if (c.label || c.range[0] < opPos) continue;
     const before = pathTo(c, loop);
     if (sleeps.some((s) => before.some((st) => contains(st, s.node))) || before.some((st) => sleepsIn(hw, st, opPos))) continue;
-    if (before.some((st) => st.range[0] > opPos && countsAttempt(hw, st, region)) || updateCounts(hw, loop, region)) return c;
+    if (before.some((st) => st.range[0] > opPos && countsAttempt(hw, st, region)) || throughUpdate) return c;
   }
   return undefined;
 }
@@ -38,7 +39,7 @@ export function immediateWayBack(hw: HandWritten, loop: Loop, continues: readonl
 function updateCounts(hw: HandWritten, loop: Loop, region: Region): boolean {
   if (loop.type !== T.ForStatement || !loop.update) return false;
   const update = loop.update.type === T.SequenceExpression ? loop.update.expressions : [loop.update];
-  return update.some((e) => countsAttempt(hw, { type: T.ExpressionStatement, expression: e, directive: undefined, parent: loop, range: e.range, loc: e.loc } as TSESTree.ExpressionStatement, region));
+  return update.some((e) => movesCounter(hw, e, region));
 }
 
 /** The statements run before `c` in each block around it up to the loop body, and the `try` block before a `catch` it is in. */
@@ -60,8 +61,11 @@ function pathTo(c: Node, loop: Loop): Node[] {
 
 /** Whether a statement is a counter's move (`attempts++`, `meta.attempts += 1`) of the loop's state. */
 function countsAttempt(hw: HandWritten, st: Node, region: Region): boolean {
-  if (st.type !== T.ExpressionStatement) return false;
-  const e = st.expression;
+  return st.type === T.ExpressionStatement && movesCounter(hw, st.expression, region);
+}
+
+/** `attempts++`, `meta.attempts += 1`: an expression moving a counter of the loop's state. */
+function movesCounter(hw: HandWritten, e: Node, region: Region): boolean {
   const target = e.type === T.UpdateExpression ? e.argument : e.type === T.AssignmentExpression ? e.left : undefined;
   const state = target && stateOf(hw, target, region);
   return !!state && state.step !== undefined && state.step !== 0 && isCounter(hw, state);

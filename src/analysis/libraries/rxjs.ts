@@ -351,11 +351,10 @@ function rxjsSchedule(): NonNullable<LibraryFixes['schedule']> {
       let delay: string | undefined;
       if (waitKeys.some((k) => changed.has(k))) {
         if (site.errorFilter.kind !== 'none') return undefined;
-        const timer = importedName(ctx, 'rxjs', 'timer');
-        const wait = fullJitterText(withTypicalWaits(plan), 'retryCount - 1');
-        if (!timer || !wait) return undefined;
-        edits.push(...timer.edits);
-        delay = `(_error, retryCount) => ${timer.name}(${wait})`;
+        const jittered = jitteredDelay(plan, ctx, false);
+        if (!jittered) return undefined;
+        edits.push(...jittered.edits);
+        delay = jittered.text;
       }
       const count = changed.has('attempts') && typeof plan.attempts === 'number' ? String(plan.attempts - 1) : undefined;
       const object = site.options?.object;
@@ -376,6 +375,13 @@ function rxjsSchedule(): NonNullable<LibraryFixes['schedule']> {
   };
 }
 
+/** `retry`'s `delay` for the plan's waits with full jitter through rxjs `timer`, and the edits importing it. */
+function jitteredDelay(plan: SchedulePlan, ctx: AnalysisContext, declare: boolean): { text: string; edits: readonly OptionEdit[] } | undefined {
+  const timer = importedName(ctx, 'rxjs', 'timer', declare);
+  const wait = fullJitterText(withTypicalWaits(plan), 'retryCount - 1');
+  return timer && wait ? { text: `(_error, retryCount) => ${timer.name}(${wait})`, edits: timer.edits } : undefined;
+}
+
 /** `retryWhen(notifier)` replaced by `retry({ count, delay })`, `retry` (and `timer`) imported from rxjs. */
 function retryWhenRewrite(plan: SchedulePlan, changed: ReadonlySet<PlanKey>, site: RetrySite, ctx: AnalysisContext, waitKeys: readonly PlanKey[]): OptionEdit[] | undefined {
   if (site.errorFilter.kind !== 'none' || typeof plan.attempts !== 'number' || !Number.isFinite(plan.attempts)) return undefined;
@@ -384,11 +390,10 @@ function retryWhenRewrite(plan: SchedulePlan, changed: ReadonlySet<PlanKey>, sit
   const edits: OptionEdit[] = [...retry.edits];
   let wait: string | undefined;
   if (waitKeys.some((k) => changed.has(k))) {
-    const timer = importedName(ctx, 'rxjs', 'timer', true);
-    const jittered = fullJitterText(withTypicalWaits(plan), 'retryCount - 1');
-    if (!timer || !jittered) return undefined;
-    edits.push(...timer.edits);
-    wait = `(_error, retryCount) => ${timer.name}(${jittered})`;
+    const jittered = jitteredDelay(plan, ctx, true);
+    if (!jittered) return undefined;
+    edits.push(...jittered.edits);
+    wait = jittered.text;
   } else {
     // The plan keeps the waits: the notifier's constant one.
     const ms = site.delay.initialMs;
@@ -434,18 +439,7 @@ function retryWhenMigration(binding: ImportBinding, sites: readonly RetrySite[],
 
 /** The wait of `(errors) => errors.pipe(delay(ms))` with `delay` from rxjs, in ms; undefined for any other notifier. */
 function fixedDelayNotifier(notifier: Node | undefined, ctx: AnalysisContext): number | undefined {
-  const fn = notifier && unwrap(notifier);
-  if (fn?.type !== T.ArrowFunctionExpression || fn.params.length !== 1 || fn.params[0]!.type !== T.Identifier) return undefined;
-  const errors = fn.params[0]!.name;
-  const body = fn.body.type === T.BlockStatement
-    ? (fn.body.body.length === 1 && fn.body.body[0]!.type === T.ReturnStatement ? fn.body.body[0]!.argument : undefined)
-    : fn.body;
-  const pipe = body && unwrap(body);
-  if (pipe?.type !== T.CallExpression || pipe.arguments.length !== 1 || pipe.callee.type !== T.MemberExpression) return undefined;
-  const target = unwrap(pipe.callee.object);
-  if (target.type !== T.Identifier || target.name !== errors || memberName(pipe.callee) !== 'pipe') return undefined;
-  const op = unwrap(pipe.arguments[0]!);
-  if (op.type !== T.CallExpression || op.arguments.length !== 1 || rxjsPath(op.callee, ctx) !== 'delay') return undefined;
-  const ms = ctx.evaluator.evaluate(op.arguments[0]!);
-  return typeof ms === 'number' && ms > 0 && Number.isFinite(ms) ? ms : undefined;
+  // `errors.pipe(delay(ms))` alone is the only reading that retries without end.
+  const read = notifierReading(notifier, ctx);
+  return read && read.attempts === Infinity && read.waitMs > 0 ? read.waitMs : undefined;
 }

@@ -34,11 +34,9 @@ export function methodCalls(ctx: AnalysisContext, owner: ClassNode, name: string
   nodesAtWord(ctx.sourceCode, pattern, (n) => {
     const member = n.parent;
     if (member?.type !== T.MemberExpression || member.property !== n || memberName(member) !== name) return false;
-    let callee: Node = member;
-    while (callee.parent && (callee.parent.type === T.ChainExpression || callee.parent.type === T.TSNonNullExpression)) callee = callee.parent;
-    const call = callee.parent;
-    const instance = call?.type === T.CallExpression && call.callee === callee ? instanceOf(ctx, member.object, owner) : undefined;
-    if (instance) out.push({ call: call as TSESTree.CallExpression, callee: member, construction: instance === true ? undefined : instance });
+    const call = callOf(member);
+    const instance = call ? instanceOf(ctx, member.object, owner) : undefined;
+    if (call && instance) out.push({ call, callee: member, construction: instance === true ? undefined : instance });
     return false;
   }, { atEnd: true });
   return out;
@@ -60,6 +58,14 @@ function instanceOf(ctx: AnalysisContext, object: Node, owner: ClassNode): TSEST
   if (made?.type !== T.NewExpression) return false;
   const ctor = unwrap(made.callee);
   return ctor.type === T.Identifier && classNamed(ctx, ctor) === owner ? made : false;
+}
+
+/** The call a member is the callee of, through `?.` and `!` (`this.retry?.execute(...)`). */
+function callOf(member: Node): TSESTree.CallExpression | undefined {
+  let callee: Node = member;
+  while (callee.parent && (callee.parent.type === T.ChainExpression || callee.parent.type === T.TSNonNullExpression)) callee = callee.parent;
+  const call = callee.parent;
+  return call?.type === T.CallExpression && call.callee === callee ? call : undefined;
 }
 
 /** The class of the file a name stands for (`class C {}`, `const C = class {}`). */
@@ -127,10 +133,8 @@ export function fieldMethodCalls(ctx: AnalysisContext, cls: Node, name: string):
     const callee = n.parent;
     if (n.range[0] < cls.range[0] || n.range[1] > cls.range[1] || callee?.type !== T.MemberExpression || callee.property !== n) return false;
     const method = memberName(callee);
-    let outer: Node = callee;
-    while (outer.parent && (outer.parent.type === T.ChainExpression || outer.parent.type === T.TSNonNullExpression)) outer = outer.parent;
-    const call = outer.parent;
-    if (method === undefined || call?.type !== T.CallExpression || call.callee !== outer) return false;
+    const call = callOf(callee);
+    if (method === undefined || !call) return false;
     const held = fieldInstance(ctx, callee.object);
     if (held) out.push({ call, callee, method, held });
     return false;
