@@ -11,6 +11,7 @@ import { attemptEnv, evaluateAt, type HandWritten, type Region, type StateVariab
 import { walkExpression } from './control-flow.js';
 import { stateOf } from './field-counters.js';
 import { isFilterCondition } from './filter.js';
+import { isOutcomeFlag } from './outcome-flags.js';
 import { holds, type Constraint, type Shape } from './site.js';
 
 /** Attempts stepped through one by one when a counter bounds the retry. */
@@ -34,8 +35,11 @@ function guardedAttempts(hw: HandWritten, shape: Shape): Setting<number> {
   // try) leaves on that path; a thrown failure goes on past it, so it bounds only through a counter.
   // An abort signal's flag (`if (signal.aborted) return`) is the caller cancelling, not a bound
   // of the retry's own: whoever aborts (a user, a deadline) may never do so, and a deadline caps
-  // the time, never the number of attempts R-RES-RE-3 counts. The count is read without it.
-  const constraints = shape.constraints.filter((c) => (!c.returnedOnly || refsCounter(hw, c.test, region)) && !isCancellation(c.test));
+  // the time, never the number of attempts R-RES-RE-3 counts. The count is read without it. A flag
+  // the operation sets from its own outcome (outcome-flags.ts) stops it only on a success: no bound.
+  const constraints = shape.constraints.filter(
+    (c) => (!c.returnedOnly || refsCounter(hw, c.test, region)) && !isCancellation(c.test) && !isOutcomeFlag(hw, c.test, shape.operation),
+  );
   const bounded = constraints.filter((c) => refsCounter(hw, c.test, region));
   const sawUnknown = new Set<Constraint>();
   const exitAt = (k: number): Constraint | undefined => {
