@@ -1,6 +1,8 @@
 // Scoring findings against labels. A finding of rule R belongs to the smallest labelled range (a
-// site's own range or one of its `also` ranges) that contains its line in that file; on a tie, to a
-// site that expects R, so two sites sharing a range never turn a right report into a false alarm.
+// site's own range or one of its `also` ranges) that contains its line in that file; on a tie, to
+// every site that expects R, else to the first: two sites sharing a range (two calls of one helper
+// whose defect is reported once, in the helper, as the rules do) are both answered by that report,
+// and a right report is never turned into a false alarm.
 //
 // Per rule:
 //   TP  a site that expects R and got at least one finding of R;
@@ -36,13 +38,14 @@ export function labelledFiles(sites) {
   return byRepo;
 }
 
-function owner(index, finding) {
+function owners(index, finding) {
   const candidates = (index.get(`${finding.repo}\0${finding.path}`) ?? []).filter((r) => r.line <= finding.line && finding.line <= r.endLine);
-  if (candidates.length === 0) return undefined;
+  if (candidates.length === 0) return [];
   const size = (r) => r.endLine - r.line;
   const smallest = Math.min(...candidates.map(size));
   const tied = candidates.filter((r) => size(r) === smallest);
-  return (tied.find((r) => r.site.rules.includes(finding.rule)) ?? tied[0]).site;
+  const expecting = tied.filter((r) => r.site.rules.includes(finding.rule));
+  return [...new Set((expecting.length ? expecting : [tied[0]]).map((r) => r.site))];
 }
 
 /**
@@ -56,14 +59,13 @@ export function score({ sites, findings, rules }) {
   const outside = [];
   for (const f of findings) {
     if (!rules.includes(f.rule)) continue;
-    const site = owner(index, f);
-    if (!site) {
-      outside.push(f);
-      continue;
+    const owning = owners(index, f);
+    if (owning.length === 0) outside.push(f);
+    for (const site of owning) {
+      const byRule = hits.get(site.id) ?? new Map();
+      byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
+      hits.set(site.id, byRule);
     }
-    const byRule = hits.get(site.id) ?? new Map();
-    byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
-    hits.set(site.id, byRule);
   }
 
   const perRule = Object.fromEntries(rules.map((r) => [r, { expected: 0, tp: 0, fn: 0, fp: 0, duplicates: 0 }]));
