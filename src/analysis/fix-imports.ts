@@ -7,7 +7,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext } from './library.js';
-import type { OptionEdit } from './model.js';
+import type { NewDeclaration, OptionEdit } from './model.js';
 import { localReference } from './libraries/generic-helpers.js';
 
 export interface ImportedName {
@@ -73,12 +73,87 @@ function declaration(ctx: AnalysisContext, module: string, exportName: string, l
   const program = ctx.sourceCode.ast;
   const imports = program.body.filter((s) => s.type === T.ImportDeclaration);
   const lastImport = imports[imports.length - 1];
-  if (lastImport) return insertion(lastImport.range[1], `\nimport { ${exportName} } from '${module}';`, label);
+  const place = (at: number, form: NewDeclaration['form'], after: boolean): OptionEdit => {
+    const declares: NewDeclaration = { module, names: [exportName], form, after };
+    return { ...insertion(at, declarationText(declares), label), declares };
+  };
+  if (lastImport) return place(lastImport.range[1], 'import', true);
   const requires = program.body.filter((s) => s.type === T.VariableDeclaration && /\brequire\(/.test(ctx.sourceCode.getText(s)));
   const lastRequire = requires[requires.length - 1];
-  if (lastRequire) return insertion(lastRequire.range[1], `\nconst { ${exportName} } = require('${module}');`, label);
+  if (lastRequire) return place(lastRequire.range[1], 'require', true);
   const first = program.body[0];
   const directive = first?.type === T.ExpressionStatement && first.directive ? first : undefined;
-  if (directive) return insertion(directive.range[1], `\nimport { ${exportName} } from '${module}';`, label);
-  return insertion(program.range[0], `import { ${exportName} } from '${module}';\n`, label);
+  if (directive) return place(directive.range[1], 'import', true);
+  return place(program.range[0], 'import', false);
+}
+
+/** The text of a new declaration. */
+export function declarationText(d: NewDeclaration): string {
+  const statement = d.form === 'import' ? `import { ${d.names.join(', ')} } from '${d.module}';` : `const { ${d.names.join(', ')} } = require('${d.module}');`;
+  return d.after ? `\n${statement}` : `${statement}\n`;
+}
+
+/**
+ * One suggestion's new declarations of the same module at the same place, written as one
+ * (`import { retry, timer } from 'rxjs'` rather than a declaration per name); other edits unchanged.
+ */
+export function mergeDeclarations(edits: readonly OptionEdit[]): readonly OptionEdit[] {
+  if (edits.filter((e) => e.declares).length < 2) return edits;
+  const out: OptionEdit[] = [];
+  const merged = new Map<string, number>();
+  for (const e of edits) {
+    const d = e.declares;
+    const key = d && e.range ? `${e.range[0]}\0${d.module}\0${d.form}\0${d.after}` : undefined;
+    const at = key === undefined ? undefined : merged.get(key);
+    if (at === undefined) {
+      if (key !== undefined) merged.set(key, out.length);
+      out.push(e);
+      continue;
+    }
+    const first = out[at]!;
+    const declares: NewDeclaration = { ...first.declares!, names: [...new Set([...first.declares!.names, ...d!.names])] };
+    out[at] = { ...first, declares, text: declarationText(declares), label: [first.label, e.label].filter(Boolean).join(', ') };
+  }
+  return out;
+}
+
+/**
+ * Edits that drop the import specifiers a replacement of `range` by `replacement` leaves unused:
+ * every reference to them lies inside the range, and the new text does not name them (`retryWhen`
+ * and `delay` once `retryWhen((e) => e.pipe(delay(1000)))` becomes `retry({ ... timer(...) })`). A
+ * declaration left with no specifier goes whole, with the line break before it.
+ */
+export function importsLeftUnused(ctx: AnalysisContext, range: readonly [number, number], replacement: string): OptionEdit[] {
+  const inside = (n: TSESTree.Node) => n.range[0] >= range[0] && n.range[1] <= range[1];
+  // A name the new text refers to; an object key (`delay: ...`) is not a reference.
+  const named = (name: string) => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$]|\\s*:)`).test(replacement);
+  const edits: OptionEdit[] = [];
+  const text = ctx.sourceCode.text;
+  const lastImport = ctx.sourceCode.ast.body.filter((s) => s.type === T.ImportDeclaration).at(-1);
+  for (const statement of ctx.sourceCode.ast.body) {
+    if (statement.type !== T.ImportDeclaration || statement.importKind === 'type') continue;
+    const unused = statement.specifiers.filter((s) => {
+      const refs = ctx.sourceCode.scopeManager?.getDeclaredVariables(s)[0]?.references ?? [];
+      return refs.length > 0 && refs.every((r) => inside(r.identifier)) && !named(s.local.name);
+    });
+    if (unused.length === 0) continue;
+    const label = `drop ${unused.map((s) => s.local.name).join(', ')}`;
+    if (unused.length === statement.specifiers.length) {
+      let start = statement.range[0];
+      while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+      // At the top of the file, the line break after it instead; not after the last import, where
+      // a new declaration may be written.
+      let end = statement.range[1];
+      if (start === 0 && statement !== lastImport && text[end] === '\n') end++;
+      edits.push({ path: [], range: [start, end], text: '', label });
+      continue;
+    }
+    // Only `import { a, b } from 'm'`: the names kept are written again in their place.
+    if (statement.specifiers.some((s) => s.type !== T.ImportSpecifier)) continue;
+    const first = statement.specifiers[0]!;
+    const last = statement.specifiers[statement.specifiers.length - 1]!;
+    const kept = statement.specifiers.filter((s) => !unused.includes(s)).map((s) => ctx.sourceCode.getText(s));
+    edits.push({ path: [], range: [first.range[0], last.range[1]], text: kept.join(', '), label });
+  }
+  return edits;
 }

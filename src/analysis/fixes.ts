@@ -12,6 +12,7 @@ import type { ImportBinding, ModuleUse } from './imports.js';
 import { migrationEdits } from './fix-migrate.js';
 import { idempotencyKeyEdits } from './fix-keys.js';
 import { carryOwnStatus } from './fix-filters.js';
+import { mergeDeclarations } from './fix-imports.js';
 import type { Operation } from './operations/types.js';
 
 type Fixer = TSESLint.RuleFixer;
@@ -27,6 +28,7 @@ export function optionEditsFix(
   sourceCode: Readonly<TSESLint.SourceCode>,
 ): ((fixer: Fixer) => Fix[]) | undefined {
   if (!edits || edits.length === 0) return undefined;
+  edits = mergeDeclarations(edits);
   const plans: Array<(fixer: Fixer) => Fix> = [];
   // Edits on source ranges (hand-written code, a filter's list, an added import) go as written.
   for (const edit of edits) if (edit.range) plans.push(rangeEdit(edit.range, edit.text));
@@ -43,7 +45,7 @@ export function optionEditsFix(
 /** Edits on source ranges only (a migration), checked like any other suggestion. */
 export function rangeEditsFix(edits: readonly OptionEdit[]): ((fixer: Fixer) => Fix[]) | undefined {
   if (edits.length === 0 || edits.some((e) => !e.range)) return undefined;
-  return checkedFix(edits.map((e) => rangeEdit(e.range!, e.text)));
+  return checkedFix(mergeDeclarations(edits).map((e) => rangeEdit(e.range!, e.text)));
 }
 
 function checkedFix(plans: ReadonlyArray<(fixer: Fixer) => Fix>): ((fixer: Fixer) => Fix[]) | undefined {

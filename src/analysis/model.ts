@@ -105,6 +105,20 @@ export interface OptionEdit {
   readonly range?: readonly [number, number] | undefined;
   /** How the suggestion's menu entry names this edit, when `path: text` would not say it. */
   readonly label?: string | undefined;
+  /**
+   * A new import declaration (or require) this edit writes, so that two names the same suggestion
+   * needs from one module are written as one declaration (`import { retry, timer } from 'rxjs'`).
+   */
+  readonly declares?: NewDeclaration | undefined;
+}
+
+/** `import { names } from 'module';` (or `const { names } = require('module');`), with what comes before and after it. */
+export interface NewDeclaration {
+  readonly module: string;
+  readonly names: readonly string[];
+  readonly form: 'import' | 'require';
+  /** Placed after a statement (`\n` first) or at the start of the file (`\n` last). */
+  readonly after: boolean;
 }
 
 /** How to write a setting in the library's own terms; used by suggestions. */

@@ -8,7 +8,7 @@ import { IN_MEMORY_MS, QUEUE_MS } from '../shared/guide-limits.js';
 import { createRule } from '../util/create-rule.js';
 
 type Options = [{ maxMs?: number; queueMs?: number }];
-type MessageIds = 'tooLong' | 'needsQueue' | 'timeoutsTooLong' | 'knownWaitsTooLong' | 'fitBudget' | 'dropInner';
+type MessageIds = 'tooLong' | 'needsQueue' | 'endless' | 'timeoutsTooLong' | 'knownWaitsTooLong' | 'fitBudget' | 'dropInner';
 
 export default createRule<Options, MessageIds>({
   name: 'max-retry-duration',
@@ -43,6 +43,8 @@ export default createRule<Options, MessageIds>({
         '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, above {{max}} (R-RES-RE-4). Use fewer attempts or shorter waits; a failure that lasts longer belongs in a durable task queue{{noFix}}.',
       needsQueue:
         '{{label}} can spend up to {{duration}} retrying in memory{{schedule}}, holding a worker the whole time (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5){{noFix}}.',
+      endless:
+        '{{label}} retries in memory with no end{{schedule}}, holding a worker for as long as the failure lasts (R-RES-RE-4). Move this work to a durable task queue polled by a database-driven scheduler (R-RES-RE-5){{noFix}}.',
       timeoutsTooLong:
         '{{label}} can spend at least {{duration}} retrying in memory ({{attempts}} attempts of up to {{timeout}} each, before any wait), above {{max}} (R-RES-RE-4). Use fewer attempts or a shorter timeout; a failure that lasts longer belongs in a durable task queue.',
       knownWaitsTooLong:
@@ -79,7 +81,7 @@ export default createRule<Options, MessageIds>({
           const suggestedText = suggestedWaits?.length ? formatWaits(suggestedWaits, formatDuration) : 'unchanged';
           context.report({
             node: site.reportNode,
-            messageId: worst > queueMs ? 'needsQueue' : 'tooLong',
+            messageId: worst === Infinity ? 'endless' : worst > queueMs ? 'needsQueue' : 'tooLong',
             data: {
               label: site.label,
               duration: formatDuration(worst),

@@ -31,6 +31,14 @@ run('max-retry-duration', rule, {
   ],
   invalid: [
     {
+      // No bound at all: said as such, not as a duration of "forever".
+      code: "import { retry } from 'rxjs';\nexport const items$ = source$.pipe(retry({ delay: 1000 }));",
+      errors: [{
+        messageId: 'endless', line: 2, data: { label: 'retry()', schedule: '', noFix: '' },
+        suggestions: [{ messageId: 'fitBudget', output: "import { retry, timer } from 'rxjs';\nexport const items$ = source$.pipe(retry({ delay: (_error, retryCount) => timer(Math.random() * Math.min(4000, 1000 * 2 ** (retryCount - 1))), count: 2 }));" }],
+      }],
+    },
+    {
       // The server sets the wait on a 429 (not known), but a network error or a 5xx waits 2, 4, 8, 16 s:
       // at least 30 s, whatever the 429s wait.
       code: "const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\nexport async function load(url: string) {\n  for (let attempt = 1; attempt <= 5; attempt++) {\n    try {\n      return await client.get(url);\n    } catch (err: any) {\n      if (attempt === 5) throw err;\n      let wait = 1000 * 2 ** attempt;\n      if (err.response?.status === 429) {\n        wait = Number(err.response.headers['retry-after']) * 1000;\n      }\n      await sleep(wait);\n    }\n  }\n}",

@@ -11,7 +11,7 @@ import { callsUntilStopped, clientErrorsLetThrough, mayEndRetrying, readDelayFun
 import { localReference, replaceInside } from './generic-helpers.js';
 import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { clientErrorTest, statusOfText } from '../fix-filters.js';
-import { importedName, nameInUse } from '../fix-imports.js';
+import { importedName, importsLeftUnused, nameInUse } from '../fix-imports.js';
 import type { ImportBinding } from '../imports.js';
 import { TYPICAL_ATTEMPTS, TYPICAL_MULTIPLIER } from '../../shared/guide-limits.js';
 import type { HttpCall } from '../operations/types.js';
@@ -402,6 +402,8 @@ function retryWhenRewrite(plan: SchedulePlan, changed: ReadonlySet<PlanKey>, sit
   }
   const text = `${retry.name}({ count: ${plan.attempts - 1}, delay: ${wait} })`;
   edits.push({ path: [], range: site.node.range as [number, number], text, label: text });
+  // retryWhen and the notifier's operators, when nothing else uses them.
+  edits.push(...importsLeftUnused(ctx, site.node.range, text));
   return edits;
 }
 

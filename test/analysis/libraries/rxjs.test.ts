@@ -117,6 +117,46 @@ describe('rxjs descriptor', () => {
         .toContain('pipe(retry({ count: 2, delay: (_error, retryCount) => timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))) }))');
     });
 
+    it("rewrites a retryWhen into retry({ count, delay }) with one new import of rxjs, dropping the names it leaves unused", () => {
+      const code = [
+        "import { retryWhen, delay, map } from 'rxjs/operators';",
+        "import { HttpClient } from '@angular/common/http';",
+        'export class Api {',
+        '  constructor(private http: HttpClient) {}',
+        "  load() { return this.http.get('/api/items').pipe(map((x) => x), retryWhen((errors) => errors.pipe(delay(1000)))); }",
+        '}',
+      ].join('\n');
+      const output = suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output;
+      expect(output).toBe([
+        "import { map } from 'rxjs/operators';",
+        "import { HttpClient } from '@angular/common/http';",
+        "import { retry, timer } from 'rxjs';",
+        'export class Api {',
+        '  constructor(private http: HttpClient) {}',
+        "  load() { return this.http.get('/api/items').pipe(map((x) => x), retry({ count: 2, delay: (_error, retryCount) => timer(Math.random() * Math.min(4000, 1000 * 2 ** (retryCount - 1))) })); }",
+        '}',
+      ].join('\n'));
+    });
+
+    it('keeps an operator of the notifier that the file uses elsewhere, and a whole declaration the rewrite empties goes', () => {
+      const code = [
+        "import { HttpClient } from '@angular/common/http';",
+        "import { retryWhen } from 'rxjs/operators';",
+        "import { delay } from 'rxjs/operators';",
+        'export class Api {',
+        '  constructor(private http: HttpClient) {}',
+        "  load() { return this.http.get('/api/items').pipe(retryWhen((errors) => errors.pipe(delay(1000)))); }",
+        "  later() { return this.http.get('/api/later').pipe(delay(5)); }",
+        '}',
+      ].join('\n');
+      const output = suggestions(code).find((s) => s.rule === 'max-retry-attempts')?.output ?? '';
+      expect(output.split('\n').slice(0, 3)).toEqual([
+        "import { HttpClient } from '@angular/common/http';",
+        "import { delay } from 'rxjs/operators';",
+        "import { retry, timer } from 'rxjs';",
+      ]);
+    });
+
     it('flags retry(10) on the count and the immediate resubscription', () => {
       const code = `
         import { retry, timer } from 'rxjs';
