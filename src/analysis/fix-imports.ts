@@ -118,21 +118,30 @@ export function mergeDeclarations(edits: readonly OptionEdit[]): readonly Option
 }
 
 /**
- * Edits that drop the import specifiers a replacement of `range` by `replacement` leaves unused:
- * every reference to them lies inside the range, and the new text does not name them (`retryWhen`
- * and `delay` once `retryWhen((e) => e.pipe(delay(1000)))` becomes `retry({ ... timer(...) })`). A
- * declaration left with no specifier goes whole, with the line break before it.
+ * Edits that drop the import specifiers a rewrite leaves unused: every reference to them lies
+ * inside the replaced `ranges`, and the new text (`replacement`) does not name them (`retryWhen`
+ * and `delay` once `retryWhen((e) => e.pipe(delay(1000)))` becomes `retry({ ... timer(...) })`).
+ * A specifier in `renames` is kept under its new name (`retryWhen` -> `retry`), written in the
+ * same edit, so the caller must not rename it again when `renamed` says so. A declaration left
+ * with no specifier goes whole, with the line break before it.
  */
-export function importsLeftUnused(ctx: AnalysisContext, range: readonly [number, number], replacement: string): OptionEdit[] {
-  const inside = (n: TSESTree.Node) => n.range[0] >= range[0] && n.range[1] <= range[1];
+export function importsLeftUnused(
+  ctx: AnalysisContext,
+  ranges: readonly (readonly [number, number])[],
+  replacement: string,
+  renames: ReadonlyMap<TSESTree.Node, string> = new Map(),
+): { edits: OptionEdit[]; renamed: ReadonlySet<TSESTree.Node> } {
+  const inside = (n: TSESTree.Node) => ranges.some((r) => n.range[0] >= r[0] && n.range[1] <= r[1]);
   // A name the new text refers to; an object key (`delay: ...`) is not a reference.
   const named = (name: string) => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$]|\\s*:)`).test(replacement);
   const edits: OptionEdit[] = [];
+  const renamed = new Set<TSESTree.Node>();
   const text = ctx.sourceCode.text;
   const lastImport = ctx.sourceCode.ast.body.filter((s) => s.type === T.ImportDeclaration).at(-1);
   for (const statement of ctx.sourceCode.ast.body) {
     if (statement.type !== T.ImportDeclaration || statement.importKind === 'type') continue;
     const unused = statement.specifiers.filter((s) => {
+      if (renames.has(s)) return false;
       const refs = ctx.sourceCode.scopeManager?.getDeclaredVariables(s)[0]?.references ?? [];
       return refs.length > 0 && refs.every((r) => inside(r.identifier)) && !named(s.local.name);
     });
@@ -152,8 +161,9 @@ export function importsLeftUnused(ctx: AnalysisContext, range: readonly [number,
     if (statement.specifiers.some((s) => s.type !== T.ImportSpecifier)) continue;
     const first = statement.specifiers[0]!;
     const last = statement.specifiers[statement.specifiers.length - 1]!;
-    const kept = statement.specifiers.filter((s) => !unused.includes(s)).map((s) => ctx.sourceCode.getText(s));
+    const kept = statement.specifiers.filter((s) => !unused.includes(s)).map((s) => renames.get(s) ?? ctx.sourceCode.getText(s));
+    for (const s of statement.specifiers) if (renames.has(s)) renamed.add(s);
     edits.push({ path: [], range: [first.range[0], last.range[1]], text: kept.join(', '), label });
   }
-  return edits;
+  return { edits, renamed };
 }

@@ -194,7 +194,18 @@ run('no-legacy-retry', rule, {
         messageId: 'legacyExport',
         suggestions: [{
           messageId: 'migrateExport',
-          output: `import { ajax } from 'rxjs/ajax';\nimport { retry, delay } from 'rxjs/operators';\nimport { timer } from 'rxjs';\nexport const items$ = ajax.getJSON('/api/items').pipe(retry({ count: 2, delay: (error, retryCount) => { const status = Object(error).status; if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw error; return timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))); } }));`,
+          output: `import { ajax } from 'rxjs/ajax';\nimport { retry } from 'rxjs/operators';\nimport { timer } from 'rxjs';\nexport const items$ = ajax.getJSON('/api/items').pipe(retry({ count: 2, delay: (error, retryCount) => { const status = Object(error).status; if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw error; return timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))); } }));`,
+        }],
+      }],
+    },
+    {
+      // delay is still used elsewhere: it stays, and retryWhen becomes retry beside it.
+      code: `import { ajax } from 'rxjs/ajax';\nimport { retryWhen, delay } from 'rxjs/operators';\nexport const items$ = ajax.getJSON('/api/items').pipe(retryWhen((errors) => errors.pipe(delay(500))));\nexport const later$ = ajax.getJSON('/api/later').pipe(delay(5));`,
+      errors: [{
+        messageId: 'legacyExport',
+        suggestions: [{
+          messageId: 'migrateExport',
+          output: `import { ajax } from 'rxjs/ajax';\nimport { retry, delay } from 'rxjs/operators';\nimport { timer } from 'rxjs';\nexport const items$ = ajax.getJSON('/api/items').pipe(retry({ count: 2, delay: (error, retryCount) => { const status = Object(error).status; if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw error; return timer(Math.random() * Math.min(2000, 500 * 2 ** (retryCount - 1))); } }));\nexport const later$ = ajax.getJSON('/api/later').pipe(delay(5));`,
         }],
       }],
     },

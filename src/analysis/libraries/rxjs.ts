@@ -403,7 +403,7 @@ function retryWhenRewrite(plan: SchedulePlan, changed: ReadonlySet<PlanKey>, sit
   const text = `${retry.name}({ count: ${plan.attempts - 1}, delay: ${wait} })`;
   edits.push({ path: [], range: site.node.range as [number, number], text, label: text });
   // retryWhen and the notifier's operators, when nothing else uses them.
-  edits.push(...importsLeftUnused(ctx, site.node.range, text));
+  edits.push(...importsLeftUnused(ctx, [site.node.range], text).edits);
   return edits;
 }
 
@@ -435,7 +435,11 @@ function retryWhenMigration(binding: ImportBinding, sites: readonly RetrySite[],
   if (edits.length === timer.edits.length) return 'nothing calls it';
   const imported = spec.imported.type === T.Identifier ? spec.imported.name : undefined;
   if (imported !== 'retryWhen') return 'the import is renamed';
-  edits.push({ path: [], range: spec.range, text: 'retry', label: 'import retry' });
+  // The notifier's operators nothing else uses go (`delay`); retryWhen becomes retry in the same edit.
+  const rewritten = edits.slice(timer.edits.length);
+  const unused = importsLeftUnused(ctx, rewritten.map((e) => e.range!), rewritten.map((e) => e.text).join('\n'), new Map([[spec, 'retry']]));
+  edits.push(...unused.edits);
+  if (!unused.renamed.has(spec)) edits.push({ path: [], range: spec.range, text: 'retry', label: 'import retry' });
   return edits;
 }
 
