@@ -22,8 +22,12 @@ export interface ImportedName {
  * textual test: a suggestion must not shadow or capture a name the code already uses).
  */
 export function nameInUse(ctx: AnalysisContext, name: string, within?: TSESTree.Node): boolean {
-  const text = within ? ctx.sourceCode.getText(within) : ctx.sourceCode.text;
-  return new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text);
+  return nameIn(within ? ctx.sourceCode.getText(within) : ctx.sourceCode.text, name);
+}
+
+/** Whether `text` spells `name` as a whole word, not after a `.`; with `keysToo: false`, not as an object key (`delay: ...`). */
+function nameIn(text: string, name: string, keysToo = true): boolean {
+  return new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$]${keysToo ? '' : '|\\s*:'})`).test(text);
 }
 
 function insertion(at: number, text: string, label: string): OptionEdit {
@@ -133,7 +137,7 @@ export function importsLeftUnused(
 ): { edits: OptionEdit[]; renamed: ReadonlySet<TSESTree.Node> } {
   const inside = (n: TSESTree.Node) => ranges.some((r) => n.range[0] >= r[0] && n.range[1] <= r[1]);
   // A name the new text refers to; an object key (`delay: ...`) is not a reference.
-  const named = (name: string) => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$]|\\s*:)`).test(replacement);
+  const named = (name: string) => nameIn(replacement, name, false);
   const edits: OptionEdit[] = [];
   const renamed = new Set<TSESTree.Node>();
   const text = ctx.sourceCode.text;
