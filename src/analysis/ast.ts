@@ -169,6 +169,13 @@ export function isFunctionNode(node: Node | undefined | null): node is TSESTree.
   return !!node && (node.type === T.ArrowFunctionExpression || node.type === T.FunctionExpression || node.type === T.FunctionDeclaration);
 }
 
+/** A name or a chain of property reads on a name or `this`, with no call in it (`signal`, `this.state.status`). */
+export function isPlainReference(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === T.Identifier || n.type === T.ThisExpression) return true;
+  return n.type === T.MemberExpression && !n.computed && isPlainReference(n.object);
+}
+
 /** What a member chain starts from: `api` of `api.get`, the call `api.get(url)` of `api.get(url).json`. */
 export function memberRoot(node: Node): Node {
   let n = unwrap(node);

@@ -4,7 +4,7 @@
  * counter moves by a constant step), and the node a person edits to change it.
  */
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { constInitializer, contains, unwrap } from '../ast.js';
+import { constInitializer, contains, isPlainReference, unwrap } from '../ast.js';
 import { UNKNOWN } from '../eval/values.js';
 import type { Node, Setting } from '../model.js';
 import { attemptEnv, evaluateAt, type HandWritten, type Region, type StateVariable } from './attempts.js';
@@ -99,12 +99,6 @@ export function isCancellation(test: Node): boolean {
   return n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier && n.property.name === 'aborted' && isPlainReference(n.object);
 }
 
-/** A name or a chain of property reads on a name or `this`, with no call in it. */
-function isPlainReference(node: Node): boolean {
-  const n = unwrap(node);
-  if (n.type === T.Identifier || n.type === T.ThisExpression) return true;
-  return n.type === T.MemberExpression && !n.computed && isPlainReference(n.object);
-}
 
 /** A part of an exit condition that is neither a counter check nor about the error, and cannot be read. */
 function unreadableBound(hw: HandWritten, test: Node, region: Region): boolean {

@@ -9,7 +9,7 @@
  * the caller's reading of unknown exits.
  */
 import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
-import { contains, unwrap } from '../ast.js';
+import { contains, isPlainReference, unwrap } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import type { Node } from '../model.js';
 import type { HandWritten } from './attempts.js';
@@ -49,7 +49,7 @@ function flagNames(test: Node): Set<string> | undefined {
       return;
     }
     if (n.type === T.Literal) return;
-    if (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier && isNameChain(n.object)) {
+    if (n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier && isPlainReference(n.object)) {
       names.add(n.property.name);
       return;
     }
@@ -57,12 +57,6 @@ function flagNames(test: Node): Set<string> | undefined {
   };
   visit(test);
   return plain && names.size ? names : undefined;
-}
-
-function isNameChain(node: Node): boolean {
-  const n = unwrap(node);
-  if (n.type === T.Identifier || n.type === T.ThisExpression) return true;
-  return n.type === T.MemberExpression && !n.computed && isNameChain(n.object);
 }
 
 /** The function the operation calls, declared in this file. */
