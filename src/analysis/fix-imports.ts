@@ -25,9 +25,9 @@ export function nameInUse(ctx: AnalysisContext, name: string, within?: TSESTree.
   return nameIn(within ? ctx.sourceCode.getText(within) : ctx.sourceCode.text, name);
 }
 
-/** Whether `text` spells `name` as a whole word, not after a `.`; with `keysToo: false`, not as an object key (`delay: ...`). */
-function nameIn(text: string, name: string, keysToo = true): boolean {
-  return new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$]${keysToo ? '' : '|\\s*:'})`).test(text);
+/** Whether `text` spells `name` as a whole word, not after a `.`. */
+function nameIn(text: string, name: string): boolean {
+  return new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text);
 }
 
 function insertion(at: number, text: string, label: string): OptionEdit {
@@ -136,8 +136,10 @@ export function importsLeftUnused(
   renames: ReadonlyMap<TSESTree.Node, string> = new Map(),
 ): { edits: OptionEdit[]; renamed: ReadonlySet<TSESTree.Node> } {
   const inside = (n: TSESTree.Node) => ranges.some((r) => n.range[0] >= r[0] && n.range[1] <= r[1]);
-  // A name the new text refers to; an object key (`delay: ...`) is not a reference.
-  const named = (name: string) => nameIn(replacement, name, false);
+  // A name the new text refers to; an object key (`{ count: 2, delay: ... }`) is not a reference,
+  // but a branch of a conditional (`ok ? delay : other`) is.
+  const references = replacement.replace(/([{,]\s*)[\w$]+(?=\s*:)/g, '$1');
+  const named = (name: string) => nameIn(references, name);
   const edits: OptionEdit[] = [];
   const renamed = new Set<TSESTree.Node>();
   const text = ctx.sourceCode.text;

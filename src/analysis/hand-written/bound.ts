@@ -99,7 +99,6 @@ export function isCancellation(test: Node): boolean {
   return n.type === T.MemberExpression && !n.computed && n.property.type === T.Identifier && n.property.name === 'aborted' && isPlainReference(n.object);
 }
 
-
 /** A part of an exit condition that is neither a counter check nor about the error, and cannot be read. */
 function unreadableBound(hw: HandWritten, test: Node, region: Region): boolean {
   const n = unwrap(test);
