@@ -109,3 +109,38 @@ export async function download(url: string) {
     expect(lintAt(rewritten, at2('src/tool.ts')).filter((r) => /max-retry-(duration|attempts)/.test(r))).toEqual([]);
   });
 });
+
+describe('arguments computed by a function of the caller\'s file', () => {
+  const GET_GLOBAL = `function getGlobal<T>(key: string, fallback: T): T {
+  const value = (global as any)[key] as T | undefined;
+  return value !== undefined ? value : fallback;
+}
+`;
+  const download = (min: string, max: string) => `${HELPER}\n${GET_GLOBAL}export async function download(url: string) {
+  const minSeconds = ${min};
+  const maxSeconds = ${max};
+  return new RetryHelper(3, minSeconds, maxSeconds).execute(async () => fetch(url));
+}
+`;
+  const durationOrAttempts = (code: string) => rules(code).filter((r) => /max-retry-(duration|attempts)/.test(r));
+
+  it('follows the function, a global only tests set (TEST_…) read as unset: the 10-20 s waits are reported', () => {
+    const code = download("getGlobal<number>('TEST_RETRY_MIN_SECONDS', 10)", "getGlobal<number>('TEST_RETRY_MAX_SECONDS', 20)");
+    expect(analyse(code).find((s) => s.library === 'wrapper:execute')).toMatchObject({ attempts: 3, initialMs: 10_000 });
+    expect(durationOrAttempts(code)).toEqual(['40 max-retry-duration']);
+    const dotted = download('(globalThis as any).TEST_MIN ?? 10', "getGlobal('TEST_MAX', 20)");
+    expect(analyse(dotted).find((s) => s.library === 'wrapper:execute')).toMatchObject({ initialMs: 10_000 });
+  });
+
+  it('look-alikes stay unknown: another global, an environment variable, a function of another module', () => {
+    for (const [min, max] of [
+      ["getGlobal('RETRY_MIN_SECONDS', 10)", "getGlobal('RETRY_MAX_SECONDS', 20)"],
+      ["Number(process.env.TEST_MIN ?? 10)", "Number(process.env.TEST_MAX ?? 20)"],
+      ["settings.get('TEST_MIN', 10)", "settings.get('TEST_MAX', 20)"],
+    ]) {
+      const code = download(min!, max!);
+      expect(analyse(code).find((s) => s.library === 'wrapper:execute'), min).toMatchObject({ attempts: 3, initialMs: 'unknown' });
+      expect(durationOrAttempts(code), min).toEqual([]);
+    }
+  });
+});

@@ -114,6 +114,13 @@ export interface ModuleValues {
 /** Static evaluation: the code alone. */
 export const STATIC_ENV: Env = Object.freeze({ defaults: false, randomness: false, names: true, inlines: false });
 
+/**
+ * The code alone, with the file's own helpers evaluated at their calls: what a call passes to a
+ * retry helper (`new RetryHelper(3, getSetting('MIN', 10))`), read as the helper's loop reads the
+ * same call inside it. Not cached per node, so asked only where static reading gave up.
+ */
+export const INLINING_ENV: Env = Object.freeze({ defaults: false, randomness: false, names: true, inlines: true });
+
 /** The code as it runs on its own: its defaults apply, randomness is a range, local helpers are followed. */
 export const RUNNING_ENV: Env = Object.freeze({ defaults: true, randomness: true, names: false, inlines: true });
 

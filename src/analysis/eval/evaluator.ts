@@ -10,7 +10,7 @@ import { constInitializer, findVariable, isWrittenMember, lookupProperty, member
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS } from './builtins.js';
 import { enumMember, evaluateCall, mergeObjects } from './calls.js';
 import { absentBranch } from './presence.js';
-import { binaryValue, testRunnerFlag, unaryValue } from './operators.js';
+import { binaryValue, testHookGlobal, testRunnerFlag, unaryValue } from './operators.js';
 import { straightLineValue } from './straight-line.js';
 import { copyWriteSource, holdsFreshObject } from './copy-writes.js';
 import { fieldValue, knownThisField, staticFieldValue, typedFieldValue } from './fields.js';
@@ -443,7 +443,7 @@ export class Evaluator {
     const objectNode = unwrap(node.object);
     const decided = decidedField(this, node, objectNode, env);
     if (decided !== FREE) return decided;
-    if (testRunnerFlag(this, node)) return undefined;
+    if (testRunnerFlag(this, node) || testHookGlobal(this, node, env, depth)) return undefined;
     if (!node.computed && node.property.type === T.Identifier && objectNode.type === T.Identifier && !this.shadowed(objectNode)) {
       const builtin = BUILTIN_CONSTANTS[`${objectNode.name}.${node.property.name}`];
       if (builtin !== undefined) return builtin;

@@ -114,6 +114,21 @@ export function testRunnerFlag(ev: Evaluator, node: TSESTree.MemberExpression): 
   return name !== undefined && TEST_RUNNER_FLAGS.has(name);
 }
 
+/** The objects that hold the program's global variables. */
+const GLOBAL_OBJECTS: ReadonlySet<string> = new Set(['global', 'globalThis']);
+
+/**
+ * `global.TEST_RETRY_DELAY`, `globalThis['TEST_…']` (a key read in `env`, such as a parameter of an
+ * inlined `getGlobal(key, fallback)`): a global a test sets to speed the code up, so unset
+ * (undefined) in production, as a test runner's own variables are.
+ */
+export function testHookGlobal(ev: Evaluator, node: TSESTree.MemberExpression, env: Env, depth: number): boolean {
+  const object = unwrap(node.object);
+  if (object.type !== T.Identifier || !GLOBAL_OBJECTS.has(object.name) || ev.shadowed(object)) return false;
+  const key = node.computed ? ev.eval(node.property, env, depth) : node.property.type === T.Identifier ? node.property.name : undefined;
+  return typeof key === 'string' && key.startsWith('TEST_');
+}
+
 /** Built-in error classes: where a chain of `extends` ends, when it is followed to its end. */
 const BUILTIN_ERRORS: ReadonlySet<string> = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
 
