@@ -52,9 +52,10 @@ ${ctor}
     ['a typed parameter the constructor stores', service('  private retry: RetryService;', '  constructor(retry: RetryService) { this.retry = retry; }')],
     ['a field built in the class', service('  private readonly retry = new RetryService();')],
     ["Angular's inject()", service('  private readonly retry = inject(RetryService);').replace("import axios from 'axios';", "import axios from 'axios';\nimport { inject } from '@angular/core';")],
+    ['a private field (`#retry`), spaced out', service('  readonly #retry = new RetryService();').replace('this.retry.execute', 'this.#retry .execute')],
   ])('%s: the POST it repeats and the 4xx it retries are the call\'s findings', (_, code) => {
     const at = project({ 'src/retry.service.ts': RETRY_SERVICE, 'src/payments.service.ts': code });
-    const line = lineOf(code, 'this.retry.execute');
+    const line = lineOf(code, '.execute(');
     expect(lintAt(code, at('src/payments.service.ts'))).toEqual(expect.arrayContaining([`${line} no-unsafe-write-retry`, `${line} no-retry-on-client-error`]));
   });
 

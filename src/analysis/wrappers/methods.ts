@@ -13,7 +13,7 @@ import { constInitializer, unwrap } from '../ast.js';
 import { fieldSource, memberName, parameterClassType, thisClass, thisMember } from '../eval/fields.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node } from '../model.js';
-import { nodesAtWord } from '../node-lookup.js';
+import { nodeAt, nodesAtWord } from '../node-lookup.js';
 
 type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 
@@ -117,6 +117,28 @@ export interface FieldMethodCall {
 /** fieldMethodCalls by class and field, so that each is searched once. */
 const fieldCalls = new WeakMap<Node, Map<string, FieldMethodCall[]>>();
 
+/** `this.retry.execute`: the field's name (with its `#`) and the offset of the method's last character. */
+const FIELD_MEMBER = /this\s*\.\s*(#?[\w$]+)\s*\.\s*[\w$]+/g;
+
+/** Where the text names a member of a field of `this`, by field: one search of the file for every field asked about. */
+const fieldMembers = new WeakMap<object, Map<string, number[]>>();
+
+function fieldMemberOffsets(sourceCode: AnalysisContext['sourceCode']): Map<string, number[]> {
+  let byField = fieldMembers.get(sourceCode);
+  if (byField) return byField;
+  byField = new Map();
+  fieldMembers.set(sourceCode, byField);
+  const text = sourceCode.text;
+  FIELD_MEMBER.lastIndex = 0;
+  for (let m = FIELD_MEMBER.exec(text); m; m = FIELD_MEMBER.exec(text)) {
+    const end = m.index + m[0].length - 1;
+    const list = byField.get(m[1]!);
+    if (list) list.push(end);
+    else byField.set(m[1]!, [end]);
+  }
+  return byField;
+}
+
 /** Calls of a method on the instance field `name` of `cls` holds (`this.retry.execute(...)`), in `cls`. */
 export function fieldMethodCalls(ctx: AnalysisContext, cls: Node, name: string): FieldMethodCall[] {
   let byName = fieldCalls.get(cls);
@@ -125,19 +147,18 @@ export function fieldMethodCalls(ctx: AnalysisContext, cls: Node, name: string):
   if (known) return known;
   const out: FieldMethodCall[] = [];
   byName.set(name, out);
-  const bare = name.startsWith('#') ? name.slice(1) : name;
-  if (!/^[\w$]+$/.test(bare)) return out;
-  // `this.retry.execute`: the name after the second dot is the method.
-  const pattern = new RegExp(`this\\s*\\.\\s*${name.startsWith('#') ? '#' : ''}${bare.replace(/\$/g, '\\$')}\\s*\\.\\s*[\\w$]+`, 'g');
-  nodesAtWord(ctx.sourceCode, pattern, (n) => {
-    const callee = n.parent;
-    if (n.range[0] < cls.range[0] || n.range[1] > cls.range[1] || callee?.type !== T.MemberExpression || callee.property !== n) return false;
+  const seen = new Set<Node>();
+  for (const offset of fieldMemberOffsets(ctx.sourceCode).get(name) ?? []) {
+    // The node at the method name's last character; a match in a string or a comment lands elsewhere.
+    const n = nodeAt(ctx.sourceCode, offset);
+    const callee = n?.parent;
+    if (!n || seen.has(n) || n.range[0] < cls.range[0] || n.range[1] > cls.range[1] || callee?.type !== T.MemberExpression || callee.property !== n) continue;
+    seen.add(n);
     const method = memberName(callee);
     const call = callOf(callee);
-    if (method === undefined || !call) return false;
+    if (method === undefined || !call) continue;
     const held = fieldInstance(ctx, callee.object);
     if (held) out.push({ call, callee, method, held });
-    return false;
-  }, { atEnd: true });
+  }
   return out;
 }
