@@ -232,7 +232,8 @@ function projectAccess(env: FileEnvironment, libraries: readonly LibraryDescript
     open: (file) => (isAbsolute(file) ? readModule(file, env, (sourceCode) => createContext(sourceCode, globals, { file, libraries, open }), 'project') : undefined),
     facts(ctx, site) {
       let analysis = analyses.get(ctx);
-      if (!analysis) analyses.set(ctx, (analysis = createOperationAnalysis(ctx, () => [], settings, libraries, { filename: ctx.file, open })));
+      // Its imports are followed one file further for the clients its calls send through.
+      if (!analysis) analyses.set(ctx, (analysis = createOperationAnalysis(ctx, () => [], settings, libraries, { filename: ctx.file, open, sitesOf: openedSites })));
       return analysis.facts(site);
     },
     sites: openedSites,

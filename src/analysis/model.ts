@@ -234,6 +234,23 @@ export interface RetrySite {
    * once, by the rule that judges which errors the defaults retry; undefined when none is found.
    */
   readonly defaultsTakenBy?: (() => DefaultsUse | undefined) | undefined;
+  /**
+   * For defaults that code in other files takes: the first such use whose retried code sends through
+   * a layer that retries on its own (a client configured with retries in yet another file). Asked
+   * lazily, once, by no-nested-retry; undefined when none is found.
+   */
+  readonly defaultsNestedBy?: (() => DefaultsNested | undefined) | undefined;
+}
+
+/** A use of a client's defaults in another file whose retried code runs another retry layer. */
+export interface DefaultsNested {
+  /** `useQuery()` */
+  readonly hook: string;
+  /** The hook's file relative to the project's root, with its line. */
+  readonly at: string;
+  /** The inner layer, as the nested-retry facts name it. */
+  readonly label: string;
+  readonly attempts: number;
 }
 
 /** A use of a client's defaults in another file: the hook, the request it sends, and where. */

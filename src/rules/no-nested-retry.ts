@@ -32,6 +32,24 @@ export default createRule<Options, MessageIds>({
         for (const site of model.sitesFor('nested')) {
           const outer = site.attempts.value;
           if (typeof outer !== 'number' || outer <= 1) continue;
+          // Defaults another file's hooks take (a QueryClient's): the first hook whose query function
+          // sends through a layer that retries on its own, named with its file, reported here.
+          const taken = site.defaultsNestedBy?.();
+          if (taken && !reported.has(site.reportNode)) {
+            reported.add(site.reportNode);
+            context.report({
+              node: site.reportNode,
+              messageId: 'nestedRetry',
+              data: {
+                outer: site.label,
+                inner: `${taken.label} of ${taken.hook} at ${taken.at}`,
+                outerAttempts: outer === Infinity ? 'unbounded' : outer,
+                innerAttempts: taken.attempts === Infinity ? 'unbounded' : taken.attempts,
+                total: outer === Infinity || taken.attempts === Infinity ? 'unbounded' : String(outer * taken.attempts),
+                noEdit: '; no edit of the inner layer can be suggested safely here',
+              },
+            });
+          }
           for (const nested of model.operations.facts(site).nested) {
             if (reported.has(nested.node)) continue;
             reported.add(nested.node);

@@ -208,3 +208,33 @@ export const useBan = () => useMutation({ mutationFn: (v: { id: string; key: str
     expect(queryProjectWalks()).toBe(before + 1);
   });
 });
+
+describe('QueryClient defaults around a client that retries on its own (no-nested-retry)', () => {
+  beforeEach(() => { clearModuleCache(); clearQueryProjects(); });
+
+  /** A hook file, the query function in a second file, the ky client in a third. */
+  const chain = (client: string, fetcher = `import { api } from './client';\nexport async function fetchLinks() { return api.get('links').json(); }\n`, hook = `queryFn: fetchLinks`) => setUp({
+    'src/http/client.ts': `import ky from 'ky';\nexport const api = ky.create({ prefixUrl: '/api', ${client} });\n`,
+    'src/http/fetch-links.ts': fetcher,
+    'src/links.tsx': `import { useQuery } from '@tanstack/react-query';\nimport { fetchLinks } from './http/fetch-links';\nexport function Links() {\n  const { data } = useQuery({ queryKey: ['links'], ${hook} });\n  return data;\n}\n`,
+    'src/main.tsx': `import { QueryClient } from '@tanstack/react-query';\nexport const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 60_000 } } });\n`,
+  });
+  const nested = (at: (name: string) => string) => {
+    const code = readFileSync(at('src/main.tsx'), 'utf8');
+    return findings(code, at('src/main.tsx')).filter((f) => f.includes('no-nested-retry'));
+  };
+
+  it('reports the defaults (4 calls) where a hook\'s imported query function sends through a ky client of a third file that retries', () => {
+    const found = nested(chain('retry: { limit: 2 }'));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('2 no-nested-retry: QueryClient() queries retries api.get() (ky.create() in client.ts) of useQuery() at src/links.tsx:4');
+    expect(found[0]).toContain('4 x 3 = 12 calls');
+  });
+
+  it('stays silent where the client does not retry, the hook writes its own retry, or the client retries reads only and the function writes', () => {
+    expect(nested(chain('retry: 0'))).toEqual([]);
+    expect(nested(chain('retry: { limit: 2 }', undefined, 'queryFn: fetchLinks, retry: false'))).toEqual([]);
+    const post = `import { api } from './client';\nexport async function fetchLinks() { return api.post('links', { json: {} }).json(); }\n`;
+    expect(nested(chain("retry: { limit: 2, methods: ['get'] }", post))).toEqual([]);
+  });
+});

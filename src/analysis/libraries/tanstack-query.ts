@@ -26,7 +26,7 @@ import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
 import { alwaysTrue, argument, callOf, functionOf, isFunctionNode, labelOf, newOf } from '../library.js';
 import { relative } from 'node:path';
-import type { DefaultsUse, DelaySchedule, ErrorFilter, Node, RetrySite, Setting } from '../model.js';
+import type { DefaultsNested, DefaultsUse, DelaySchedule, ErrorFilter, Node, RetrySite, Setting } from '../model.js';
 import type { OptionValue, OptionsView } from '../options.js';
 import { NO_DELAY, UNKNOWN_SCHEDULE, customSchedule, geometricSchedule } from '../schedule.js';
 import { UNKNOWN, isStaticFunction } from '../eval/values.js';
@@ -36,6 +36,7 @@ import { NO_FILTER, customFilter, optionsTarget, site } from './shared.js';
 import { functionSchedule, type LibraryFixes } from '../fix-plan.js';
 import { queryProject, type QueryProject } from '../query-defaults.js';
 import { calleeText } from '../operations/file.js';
+import type { OperationFacts } from '../operations/types.js';
 
 export const TANSTACK_MODULES = [
   '@tanstack/react-query', '@tanstack/vue-query', '@tanstack/solid-query', '@tanstack/svelte-query',
@@ -201,7 +202,7 @@ function clientSites(configNode: Node | undefined, call: TSESTree.CallExpression
       ...(kind === 'mutation' && retry.property ? { retriesWrites: { value: true, node: retry.property } } : {}),
       ...(retry.property ? {} : { implicit: true }),
       // Every error retried: what the hooks taking these defaults send decides whether 4xx are.
-      ...(library === 'tanstack-query' ? { defaultsTakenBy: once(() => defaultsUser(ctx, kind)) } : {}),
+      ...(library === 'tanstack-query' ? { defaultsTakenBy: once(() => defaultsUser(ctx, kind)), defaultsNestedBy: once(() => defaultsNested(ctx, kind)) } : {}),
       options: group.object ? { object: group.object } : undefined,
       fixes: tanstackFixes(),
     }));
@@ -378,18 +379,44 @@ function takenDelay(ctx: AnalysisContext, kind: Kind): { delay: { schedule: Dela
  * project that takes them (it writes no `retry`) and sends a request rejecting on 4xx.
  */
 function defaultsUser(ctx: AnalysisContext, kind: Kind): DefaultsUse | undefined {
+  return perProject(ctx, `hook-request:${kind}`, (project) => {
+    for (const use of hookUses(ctx, project, kind)) {
+      const http = use.facts().httpCalls.find((c) => c.throwsOnClientError);
+      if (http) return { hook: use.hook, call: `${calleeText(http.node.callee) ?? '…'}()`, at: use.at };
+    }
+    return undefined;
+  });
+}
+
+/**
+ * For the defaults of the project's one QueryClient, built in `ctx`'s file: the first hook of the
+ * project that takes them and whose query function sends through a client that retries on its
+ * own (an imported ky or axios instance configured with retries in a third file).
+ */
+function defaultsNested(ctx: AnalysisContext, kind: Kind): DefaultsNested | undefined {
+  return perProject(ctx, `hook-nested:${kind}`, (project) => {
+    for (const use of hookUses(ctx, project, kind)) {
+      const inner = use.facts().nested.find((n) => n.attempts > 1);
+      if (inner) return { hook: use.hook, at: use.at, label: inner.label, attempts: inner.attempts };
+    }
+    return undefined;
+  });
+}
+
+/** An answer about the hooks taking the defaults of `ctx`'s QueryClient, once per walk of the project. */
+function perProject<R>(ctx: AnalysisContext, key: string, answer: (project: QueryProject) => R | undefined): R | undefined {
   const project = ctx.project && ctx.file ? queryProject(ctx.file) : undefined;
   if (!project || project.overridden || project.clients.length !== 1 || project.clients[0] !== ctx.file) return undefined;
   if (clientConstructions(ctx).length !== 1) return undefined;
   // What the hooks send does not depend on the client's file: asked once per walk of the project.
-  const key = `hook-request:${kind}`;
-  if (project.answers.has(key)) return project.answers.get(key) as DefaultsUse | undefined;
-  const answer = firstHookRequest(ctx, project, kind);
-  project.answers.set(key, answer);
-  return answer;
+  if (project.answers.has(key)) return project.answers.get(key) as R | undefined;
+  const found = answer(project);
+  project.answers.set(key, found);
+  return found;
 }
 
-function firstHookRequest(ctx: AnalysisContext, project: QueryProject, kind: Kind): DefaultsUse | undefined {
+/** Each hook of the project taking the defaults, in file order, with what its query function repeats (read on demand). */
+function* hookUses(ctx: AnalysisContext, project: QueryProject, kind: Kind): Generator<{ hook: string; at: string; facts: () => OperationFacts }> {
   for (const file of project.hookFiles.slice(0, MAX_HOOK_FILES)) {
     const other = file === ctx.file ? ctx : ctx.project!.open(file);
     if (!other) continue;
@@ -403,13 +430,9 @@ function firstHookRequest(ctx: AnalysisContext, project: QueryProject, kind: Kin
         library: 'tanstack-query', label: hook.label, node: where.node, reportNode: where.node,
         attempts: { value: UNKNOWN }, errorFilter: NO_FILTER, delay: UNKNOWN_SCHEDULE, jitter: { value: UNKNOWN }, operation: where.operation,
       });
-      const facts = ctx.project!.facts(where.ctx, probe);
-      const at = `${relative(project.root, file)}:${hook.call.loc.start.line}`;
-      const http = facts.httpCalls.find((c) => c.throwsOnClientError);
-      if (http) return { hook: hook.label, call: `${calleeText(http.node.callee) ?? '…'}()`, at };
+      yield { hook: hook.label, at: `${relative(project.root, file)}:${hook.call.loc.start.line}`, facts: () => ctx.project!.facts(where.ctx, probe) };
     }
   }
-  return undefined;
 }
 
 /** The hook calls of a file that write no `retry` (they take the defaults), with the function each runs. */

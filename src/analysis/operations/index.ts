@@ -32,6 +32,11 @@ export { inside } from './file.js';
 export interface FollowEnvironment {
   readonly filename?: string | undefined;
   readonly open?: OpenModule | undefined;
+  /**
+   * For a file opened from the linted one (a hook's query function written elsewhere): the sites of
+   * the files it imports, so a client configured in a third file is seen under its calls.
+   */
+  readonly sitesOf?: ((ctx: AnalysisContext) => readonly RetrySite[]) | undefined;
 }
 
 export function createOperationAnalysis(
@@ -252,7 +257,8 @@ function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], 
     if (other && path) paths.set(other, path);
     return other;
   });
-  const http = createHttpReader(file, createImportedValueReader(ctx, follow.filename, open));
+  const importedValueOf = createImportedValueReader(ctx, follow.filename, open);
+  const http = createHttpReader(file, importedValueOf);
   const keys = createKeyReader(file);
   // Another file's methods are classified by a classifier of that file (which follows no further file).
   const foreign = new WeakMap<AnalysisContext, Classifier>();
@@ -281,6 +287,6 @@ function createReaders(ctx: AnalysisContext, sites: () => readonly RetrySite[], 
     const target = resolver.methodOf(call.callee);
     return target?.ctx === ctx ? target.fn : undefined;
   };
-  const layers = createLayerReader(file, sites, classifier, http, localCallee);
+  const layers = createLayerReader(file, sites, classifier, http, localCallee, follow.sitesOf && { value: importedValueOf, sites: follow.sitesOf });
   return { file, http, keys, classifier, layers };
 }

@@ -34,8 +34,21 @@ export interface LayerReader {
 /** The function of this file a call runs (`load()`, `this.getAddress(id)`), when it is known. */
 export type LocalCallee = (call: TSESTree.CallExpression) => TSESTree.FunctionLike | undefined;
 
-export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier, http: HttpReader, localCallee?: LocalCallee): LayerReader {
+/**
+ * How a file's analysis reaches the files it imports: the exported value an imported name stands
+ * for, and the sites of the file that value is written in. The linted file's context has both; a
+ * file opened for a hook's query function gets them from the project access that opened it.
+ */
+export interface ImportedSitesAccess {
+  readonly value: (id: TSESTree.Identifier) => ImportedValue | undefined;
+  readonly sites: (ctx: FileFacts['ctx']) => readonly RetrySite[];
+}
+
+export function createLayerReader(file: FileFacts, sites: () => readonly RetrySite[], classifier: Classifier, http: HttpReader, localCallee?: LocalCallee, access?: ImportedSitesAccess): LayerReader {
   const { ctx } = file;
+  const reach: ImportedSitesAccess | undefined = ctx.project && ctx.importedValue
+    ? { value: (id) => ctx.importedValue!(id), sites: (other) => ctx.project!.sites(other) }
+    : access;
   let clientMap: Map<Variable, RetrySite[]> | undefined;
   let memberMap: Map<Node, RetrySite[]> | undefined;
   /** The file name of another file's client sites met here, for messages. */
@@ -323,15 +336,15 @@ export function createLayerReader(file: FileFacts, sites: () => readonly RetrySi
    * version of that file (ProjectAccess.sites). Each site found is named with its file for messages.
    */
   function importedSites(id: TSESTree.Identifier, cache: Map<string, readonly RetrySite[]>, select: (value: ImportedValue) => ((site: RetrySite) => boolean) | undefined): readonly RetrySite[] {
-    if (!ctx.project || !ctx.importedValue) return [];
+    if (!reach) return [];
     const ref = ctx.imports.resolve(id);
     if (!ref) return [];
     const key = `${ref.module}\0${ref.path}`;
     let found = cache.get(key);
     if (!found) {
-      const value = ctx.importedValue(id);
+      const value = reach.value(id);
       const keep = value && select(value);
-      found = value && keep ? ctx.project.sites(value.ctx).filter(keep) : [];
+      found = value && keep ? reach.sites(value.ctx).filter(keep) : [];
       if (value?.ctx.file) for (const site of found) openedIn.set(site, basename(value.ctx.file));
       cache.set(key, found);
     }

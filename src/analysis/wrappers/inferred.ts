@@ -545,7 +545,7 @@ const CALL_TAKES: Readonly<Record<keyof RetrySite, 'call' | 'carried' | 'dropped
   errorFilter: 'call', deadlineMs: 'call', attemptTimeoutMs: 'call', operation: 'call', clientLevel: 'call', fromHelper: 'call',
   stopsOnAbort: 'carried', conflictRerun: 'carried',
   alsoRepeats: 'dropped', implicit: 'dropped', connection: 'dropped', options: 'dropped', fixes: 'dropped', breaker: 'dropped',
-  retriesWrites: 'dropped', retriedMethods: 'dropped', executions: 'dropped', repair: 'dropped', defaultsFrom: 'dropped', defaultsTakenBy: 'dropped',
+  retriesWrites: 'dropped', retriedMethods: 'dropped', executions: 'dropped', repair: 'dropped', defaultsFrom: 'dropped', defaultsTakenBy: 'dropped', defaultsNestedBy: 'dropped',
 };
 const CARRIED = (Object.keys(CALL_TAKES) as (keyof RetrySite)[]).filter((k) => CALL_TAKES[k] === 'carried');
 
