@@ -165,3 +165,15 @@ describe('a value between two ends, t * (max - min) + min', () => {
     expect(probe('2 * (360 - 240) + 240')).toBe(480);
   });
 });
+
+describe('rounding a continuous random term', () => {
+  it('never reaches a whole-number end: Math.floor(Math.random() * 11) + 10 is 10 to 20, Math.ceil starts one above a whole start', () => {
+    expect(probe('Math.floor(Math.random() * 11) + 10')).toEqual({ lo: 10, hi: 20 });
+    expect(probe('Math.floor(Math.random() * (20 - 10 + 1)) + 10')).toEqual({ lo: 10, hi: 20 });
+    expect(probe('Math.ceil(Math.random() * 3)')).toEqual({ lo: 1, hi: 3 });
+    expect(probe('Math.floor(Math.random() - 1)')).toBe(-1);
+    // Ends that are not whole numbers, and ranges that are not continuous, round as they are.
+    expect(probe('Math.floor(Math.random() * 10.5)')).toEqual({ lo: 0, hi: 10 });
+    expect(probe('Math.floor(x)', 'const x = Math.max(Math.random() * 4, 2);')).toEqual({ lo: 2, hi: 4 });
+  });
+});

@@ -51,12 +51,16 @@ export function power(x: Interval, y: Interval): Result {
   return x.lo >= 0 ? corners(x, y, (p, q) => p ** q) : UNKNOWN;
 }
 
-/** The one `Math` table: each function on intervals. */
+/**
+ * The one `Math` table: each function on intervals. A continuous random range never takes a whole
+ * number (values.ts), so its whole-number end is never reached: `Math.floor(Math.random() * 11)`
+ * is 0 to 10, not 11, and `Math.ceil` of a range starting at a whole number starts one above it.
+ */
 export const MATH: Readonly<Record<string, (args: readonly Interval[]) => Result>> = {
   min: (iv) => (iv.length ? range(Math.min(...iv.map((v) => v.lo)), Math.min(...iv.map((v) => v.hi))) : Infinity),
   max: (iv) => (iv.length ? range(Math.max(...iv.map((v) => v.lo)), Math.max(...iv.map((v) => v.hi))) : -Infinity),
-  floor: (iv) => monotone(Math.floor)(iv[0]),
-  ceil: (iv) => monotone(Math.ceil)(iv[0]),
+  floor: ([v]) => (v?.continuous && Number.isInteger(v.hi) ? range(Math.floor(v.lo), v.hi - 1) : monotone(Math.floor)(v)),
+  ceil: ([v]) => (v?.continuous && Number.isInteger(v.lo) ? range(v.lo + 1, Math.ceil(v.hi)) : monotone(Math.ceil)(v)),
   round: (iv) => monotone(Math.round)(iv[0]),
   trunc: (iv) => monotone(Math.trunc)(iv[0]),
   exp: (iv) => monotone(Math.exp)(iv[0]),
