@@ -430,7 +430,14 @@ function* hookUses(ctx: AnalysisContext, project: QueryProject, kind: Kind): Gen
         library: 'tanstack-query', label: hook.label, node: where.node, reportNode: where.node,
         attempts: { value: UNKNOWN }, errorFilter: NO_FILTER, delay: UNKNOWN_SCHEDULE, jitter: { value: UNKNOWN }, operation: where.operation,
       });
-      yield { hook: hook.label, at: `${relative(project.root, file)}:${hook.call.loc.start.line}`, facts: () => ctx.project!.facts(where.ctx, probe) };
+      const at = `${relative(project.root, file)}:${hook.call.loc.start.line}`;
+      // Asked by each question about the defaults (4xx, nested layers): read once per walk.
+      const key = `hook-facts:${kind}:${at}:${hook.call.range[0]}`;
+      const facts = () => {
+        if (!project.answers.has(key)) project.answers.set(key, ctx.project!.facts(where.ctx, probe));
+        return project.answers.get(key) as OperationFacts;
+      };
+      yield { hook: hook.label, at, facts };
     }
   }
 }
