@@ -5,7 +5,7 @@ import { UNKNOWN, isStaticObject, toStatic, type Maybe, type StaticValue } from 
 import type { Env } from './eval/environment.js';
 import { isWrittenMember, lookupProperty, staticPropertyName, unwrap } from './ast.js';
 import { callerMayOmit, callerOptionsOf, parameterDefault, parameterDefaultApplies } from './eval/functions.js';
-import type { Evaluator } from './eval/evaluator.js';
+import { settingValue, type Evaluator } from './eval/evaluator.js';
 import { contextOf } from './library.js';
 import type { Node, Setting } from './model.js';
 
@@ -82,7 +82,7 @@ export class OptionsView {
     const found = lookupProperty(this.object, key, (n) => this.evaluator.scopeOf(n));
     if (found.state === 'absent') return ABSENT;
     if (found.state === 'unknown') return this.env ? UNKNOWN_VALUE : this.beforeCallerOptions(this.object, key) ?? UNKNOWN_VALUE;
-    const value = this.env ? toStatic(this.evaluator.evaluateIn(found.value, this.env)) : this.evaluator.evaluate(found.value);
+    const value = this.env ? toStatic(this.evaluator.evaluateIn(found.value, this.env)) : settingValue(this.evaluator, found.value);
     if (!this.env) {
       const fromDefault = this.parameterDefault(found.value, value);
       if (fromDefault) return { ...fromDefault, property: found.property, valueNode: found.value };
@@ -126,7 +126,7 @@ export class OptionsView {
         if (defaults) {
           const inDefaults = lookupProperty(defaults, key, (n) => this.evaluator.scopeOf(n));
           if (inDefaults.state === 'unknown') return undefined;
-          if (inDefaults.state === 'present') return { value: this.evaluator.evaluate(inDefaults.value), property: inDefaults.property, valueNode: inDefaults.value, fallbackDefault: true };
+          if (inDefaults.state === 'present') return { value: settingValue(this.evaluator, inDefaults.value), property: inDefaults.property, valueNode: inDefaults.value, fallbackDefault: true };
           fallbacks++;
           continue;
         }
@@ -138,7 +138,7 @@ export class OptionsView {
       // A computed key may be this one.
       if (p.computed) onlyFallbacks = false;
       if (p.computed || p.kind !== 'init' || staticPropertyName(p) !== key) continue;
-      return { value: this.evaluator.evaluate(p.value as Node), property: p, valueNode: p.value as Node, beforeCallerOptions: true };
+      return { value: settingValue(this.evaluator, p.value as Node), property: p, valueNode: p.value as Node, beforeCallerOptions: true };
     }
     return onlyFallbacks && fallbacks > 0 ? ABSENT_BY_DEFAULT : undefined;
   }

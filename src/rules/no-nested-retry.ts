@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { getRetryModel } from '../analysis/index.js';
+import { getRetryModel, type RetrySite } from '../analysis/index.js';
 import { describeEdits, disableSuggestion } from '../analysis/fixes.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -29,48 +29,38 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         const model = getRetryModel(context);
         const reported = new Set<TSESTree.Node>();
+        const count = (n: number) => (n === Infinity ? 'unbounded' : n);
+        // One report per inner layer, at `node`, with the inner layer's own edit when there is one.
+        const report = (site: RetrySite, outer: number, node: TSESTree.Node, inner: string, attempts: number, suggestion: ReturnType<typeof disableSuggestion>) => {
+          if (reported.has(node)) return;
+          reported.add(node);
+          context.report({
+            node,
+            messageId: 'nestedRetry',
+            data: {
+              outer: site.label,
+              inner,
+              outerAttempts: count(outer),
+              innerAttempts: count(attempts),
+              total: String(count(outer * attempts)),
+              noEdit: suggestion ? '' : '; no edit of the inner layer can be suggested safely here',
+            },
+            suggest: suggestion
+              ? [{ messageId: 'disableInner', data: { outer: site.label, edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }]
+              : [],
+          });
+        };
         for (const site of model.sitesFor('nested')) {
           const outer = site.attempts.value;
           if (typeof outer !== 'number' || outer <= 1) continue;
           // Defaults another file's hooks take (a QueryClient's): the first hook whose query function
           // sends through a layer that retries on its own, named with its file, reported here.
           const taken = site.defaultsNestedBy?.();
-          if (taken && !reported.has(site.reportNode)) {
-            reported.add(site.reportNode);
-            context.report({
-              node: site.reportNode,
-              messageId: 'nestedRetry',
-              data: {
-                outer: site.label,
-                inner: `${taken.label} of ${taken.hook} at ${taken.at}`,
-                outerAttempts: outer === Infinity ? 'unbounded' : outer,
-                innerAttempts: taken.attempts === Infinity ? 'unbounded' : taken.attempts,
-                total: outer === Infinity || taken.attempts === Infinity ? 'unbounded' : String(outer * taken.attempts),
-                noEdit: '; no edit of the inner layer can be suggested safely here',
-              },
-            });
-          }
+          if (taken) report(site, outer, site.reportNode, `${taken.label} of ${taken.hook} at ${taken.at}`, taken.attempts, undefined);
           for (const nested of model.operations.facts(site).nested) {
             if (reported.has(nested.node)) continue;
-            reported.add(nested.node);
-            const total = outer === Infinity || nested.attempts === Infinity ? 'unbounded' : String(outer * nested.attempts);
             // The inner layer's count set to one attempt, in its own library's words.
-            const suggestion = nested.site ? disableSuggestion(nested.site, model) : undefined;
-            context.report({
-              node: nested.node,
-              messageId: 'nestedRetry',
-              data: {
-                outer: site.label,
-                inner: nested.label,
-                outerAttempts: outer === Infinity ? 'unbounded' : outer,
-                innerAttempts: nested.attempts === Infinity ? 'unbounded' : nested.attempts,
-                total,
-                noEdit: suggestion ? '' : '; no edit of the inner layer can be suggested safely here',
-              },
-              suggest: suggestion
-                ? [{ messageId: 'disableInner', data: { outer: site.label, edit: describeEdits(suggestion.edits) }, fix: suggestion.fix }]
-                : [],
-            });
+            report(site, outer, nested.node, nested.label, nested.attempts, nested.site ? disableSuggestion(nested.site, model) : undefined);
           }
         }
       },

@@ -132,6 +132,16 @@ describe('arguments computed by a function of the caller\'s file', () => {
     expect(analyse(dotted).find((s) => s.library === 'wrapper:execute')).toMatchObject({ initialMs: 10_000 });
   });
 
+  it('reads a library option written the same way: a function of the file followed at the call', () => {
+    const code = `import pRetry from 'p-retry';
+function retriesFor(kind: string) { return kind === 'upload' ? 10 : 3; }
+export const upload = () => pRetry(() => fetch('/files'), { retries: retriesFor('upload') });
+export const list = (n: number) => pRetry(() => fetch('/files'), { retries: retriesFor(String(n)) });
+`;
+    expect(analyse(code).map((s) => s.attempts)).toEqual([11, 'unknown']);
+    expect(durationOrAttempts(code)).toEqual(['3 max-retry-duration', '3 max-retry-attempts']);
+  });
+
   it('look-alikes stay unknown: another global, an environment variable, a function of another module', () => {
     for (const [min, max] of [
       ["getGlobal('RETRY_MIN_SECONDS', 10)", "getGlobal('RETRY_MAX_SECONDS', 20)"],

@@ -1,6 +1,7 @@
 /**
  * What an evaluation may assume beyond the code itself. Static option reading uses STATIC_ENV:
- * nothing is bound, and an unknown stays unknown. A hand-written retry binds its counters per
+ * nothing is bound, and an unknown stays unknown (a setting that is a call of a function of the
+ * file is then followed at the call, INLINING_ENV). A hand-written retry binds its counters per
  * attempt and the HTTP status per filter question; a delay function binds its parameter to the
  * retry number.
  *
@@ -115,9 +116,10 @@ export interface ModuleValues {
 export const STATIC_ENV: Env = Object.freeze({ defaults: false, randomness: false, names: true, inlines: false });
 
 /**
- * The code alone, with the file's own helpers evaluated at their calls: what a call passes to a
- * retry helper (`new RetryHelper(3, getSetting('MIN', 10))`), read as the helper's loop reads the
- * same call inside it. Not cached per node, so asked only where static reading gave up.
+ * The code alone, with the file's own functions evaluated at their calls: a written setting (an
+ * option, what a call passes to a retry helper: `new RetryHelper(3, getSetting('MIN', 10))`) read as
+ * a hand-written loop reads the same call (evaluator.ts settingValue). Not cached per node, so
+ * asked only where static reading gave up.
  */
 export const INLINING_ENV: Env = Object.freeze({ defaults: false, randomness: false, names: true, inlines: true });
 

@@ -16,7 +16,7 @@ import { copyWriteSource, holdsFreshObject } from './copy-writes.js';
 import { fieldValue, knownThisField, staticFieldValue, typedFieldValue } from './fields.js';
 import { closedParameterDefault } from './functions.js';
 import { askedList, noteStatusRead } from './status-classes.js';
-import { FREE, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, statusOf, type Env, type ModuleValues } from './environment.js';
+import { FREE, INLINING_ENV, MAX_DEPTH, NO_RESPONSE, STATIC_ENV, statusOf, type Env, type ModuleValues } from './environment.js';
 import {
   NO_HEADERS, RESPONSE, UNKNOWN, isInterval, isDataObject, isPrimitive, isStaticObject, isSymbolic, join, range, toInterval, toStatic, truth,
   type Maybe, type StaticValue, type Value,
@@ -118,6 +118,17 @@ function templateValue(ev: Evaluator, node: TSESTree.TemplateLiteral, env: Env, 
     out += String(v) + (node.quasis[i + 1]?.value.cooked ?? '');
   }
   return out;
+}
+
+/**
+ * The static value of a written setting (an option, an argument a helper is called with): as
+ * `evaluate`, and where that gives up on a call of a function of the file
+ * (`getGlobal('TEST_MIN', 10)`, `retriesFor('upload')`), that function followed at the call with
+ * its arguments, as a hand-written loop reads the same call. Not cached per node.
+ */
+export function settingValue(ev: Evaluator, node: Node | null | undefined): Maybe<StaticValue> {
+  const value = ev.evaluate(node);
+  return value === UNKNOWN && node && unwrap(node).type === T.CallExpression ? toStatic(ev.evaluateIn(node, INLINING_ENV)) : value;
 }
 
 export class Evaluator {

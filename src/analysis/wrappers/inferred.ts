@@ -18,7 +18,8 @@ import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import { functionOf, type AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';
 import { contains, isFunctionNode, labelOf, memberRoot, patternKey, staticPropertyName, unwrap, walk } from '../ast.js';
-import { INLINING_ENV, type Env } from '../eval/environment.js';
+import type { Env } from '../eval/environment.js';
+import { settingValue } from '../eval/evaluator.js';
 import { UNKNOWN, isDataObject, isStaticFunction, isStaticObject, type DataObject, type DataValue, type Maybe, type Value } from '../eval/values.js';
 
 type Fn = TSESTree.FunctionLike;
@@ -351,10 +352,7 @@ export function readArguments(call: TSESTree.CallExpression | TSESTree.NewExpres
 
 /** A value read statically, or in `env` (a helper's parameters bound to what its call passes). */
 function valueIn(ctx: AnalysisContext, node: Node, env: Env | undefined): Value {
-  if (env) return ctx.evaluator.evaluateIn(node, env);
-  const value = ctx.evaluator.evaluate(node);
-  // A call of a function of the caller's file: followed, as inside a helper's own loop.
-  return value === UNKNOWN && node.type === T.CallExpression ? ctx.evaluator.evaluateIn(node, INLINING_ENV) : value;
+  return env ? ctx.evaluator.evaluateIn(node, env) : settingValue(ctx.evaluator, node);
 }
 
 function readValue(node: Node, ctx: AnalysisContext, path: string, nodes: Map<string, Node>, depth: number, env: Env | undefined, sameFile: boolean): DataValue {
