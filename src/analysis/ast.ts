@@ -4,7 +4,7 @@
  * Nothing here evaluates; see eval/ for values.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 
 type Node = TSESTree.Node;
 export type Scope = TSESLint.Scope.Scope;

@@ -9,7 +9,7 @@
  * an arrow function inside one) or of a function of the file, from the function it is made in.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { unwrap } from './ast.js';
 import { nodeAt } from './node-lookup.js';
 import { localFunction } from './eval/functions.js';

@@ -6,7 +6,7 @@
  * setting is on. A condition on anything else the model does not know is no such fact.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, environmentRead, memberName, unwrap } from './ast.js';
 import { UNKNOWN, truth } from './eval/values.js';
 import type { AnalysisContext } from './library.js';

@@ -6,7 +6,7 @@
  * a spread or a value the model could not read keeps its meaning, and then no edit is offered.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext } from './library.js';
 import type { Node, OptionEdit, RetrySite } from './model.js';
 import { contains, isFunctionNode, memberName, unwrap } from './ast.js';

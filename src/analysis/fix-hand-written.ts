@@ -4,7 +4,7 @@
  * loop that retries whatever is not `res.ok` throws on a 4xx response instead of retrying it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { fullJitterText, withTypicalWaits, type LibraryFixes } from './fix-plan.js';
 import { waitEditOf } from './hand-written/wait-edit.js';
 import type { AnalysisContext } from './library.js';

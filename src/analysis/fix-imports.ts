@@ -5,7 +5,7 @@
  * is never introduced.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext } from './library.js';
 import type { NewDeclaration, OptionEdit } from './model.js';
 import { localReference } from './libraries/generic-helpers.js';

@@ -7,7 +7,7 @@
  * where the edit can place the key; anything else is left to the code.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext } from './library.js';
 import type { OptionEdit, RetrySite } from './model.js';
 import type { HttpCall, Operation } from './operations/types.js';

@@ -5,7 +5,7 @@
  * the reason names what does not.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext } from './library.js';
 import type { OptionEdit, RetrySite } from './model.js';
 import type { ModuleUse } from './imports.js';

@@ -1,6 +1,6 @@
 /** Turns a descriptor's OptionEdits into editor fixes on the site's options object. */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { UNWRITABLE, planSchedule, type LibraryFixes, type PlanGoal } from './fix-plan.js';
 import { handWrittenFixes } from './fix-hand-written.js';
 import type { AnalysisContext } from './library.js';

@@ -10,7 +10,7 @@
  * Whatever cannot be read (a package, an unreadable file, an instance built by a factory) is no site.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, unwrap } from './ast.js';
 import type { AnalysisContext, ImportedInstance, LibraryDescriptor } from './library.js';
 import type { RetrySite } from './model.js';

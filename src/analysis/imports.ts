@@ -4,7 +4,7 @@
  * `p-retry`, whatever the local name.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, findVariable, patternKey, propertyKey, unwrap, type Scope } from './ast.js';
 
 type Variable = TSESLint.Scope.Variable;

@@ -5,7 +5,7 @@
 import { reportInternalError } from './internal-error.js';
 import { isAbsolute } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { buildImportTable, memberChain, type ImportTable, type ProvidedGlobals } from './imports.js';
 import { registerContext, type AnalysisContext, type ErrorShape, type LibraryDescriptor, type LibraryUse, type ProjectAccess } from './library.js';
 import type { RetrySite } from './model.js';

@@ -1,6 +1,6 @@
 /** The contract between the model and the per-library catalogue. */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { LibraryFixes } from './fix-plan.js';
 import type { ImportTable, ModuleRef } from './imports.js';
 import type { Node, RetrySite, SiteKind } from './model.js';

@@ -22,7 +22,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { unwrap, type Variable } from './ast.js';
 import { FREE, type ModuleValues } from './eval/environment.js';
 import { UNKNOWN, type DataValue, type Value } from './eval/values.js';

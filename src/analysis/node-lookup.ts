@@ -9,7 +9,7 @@
  * - Everything else comes from one walk over the tree, built only when something asks for it.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { walk } from './ast.js';
 
 type Keys = Readonly<Record<string, readonly string[] | undefined>>;

@@ -1,6 +1,6 @@
 /** A read-only, statically evaluated view of an options object, property by property. */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { UNKNOWN, isStaticObject, toStatic, type Maybe, type StaticValue } from './eval/values.js';
 import type { Env } from './eval/environment.js';
 import { isWrittenMember, lookupProperty, staticPropertyName, unwrap } from './ast.js';

@@ -8,7 +8,7 @@
  * `optionsType` facet). An object a retry call of the file already reads is left to that call.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, unwrap } from './ast.js';
 import type { AnalysisContext, LibraryDescriptor } from './library.js';
 import type { Node, RetrySite } from './model.js';

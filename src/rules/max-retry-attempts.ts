@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/types';
 import { getRetryModel, type RetryModel } from '../analysis/index.js';
 import { describeEdits, optionEditsFix, scheduleSuggestion } from '../analysis/fixes.js';
 import type { RetrySite } from '../analysis/model.js';

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { getRetryModel } from '../analysis/index.js';
 import { LEGACY } from '../analysis/legacy.js';
 import { describeEdits, exportMigrationSuggestion, migrationSuggestion, type Suggestion } from '../analysis/fixes.js';

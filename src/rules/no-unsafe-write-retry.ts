@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { getRetryModel } from '../analysis/index.js';
 import { describeEdits, disableSuggestion, keySuggestion, optionEditsFix } from '../analysis/fixes.js';
 import { isFunctionNode } from '../analysis/library.js';

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { LOCK_HINT, blockingClaimLocks } from '../analysis/sql.js';
 import { createRule } from '../util/create-rule.js';
 

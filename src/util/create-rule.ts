@@ -1,4 +1,4 @@
-import { ESLintUtils } from '@typescript-eslint/utils';
+import { RuleCreator, applyDefault } from '@typescript-eslint/utils/eslint-utils';
 
 /** Which preset first turns a rule on. `strict` includes everything in `recommended`. */
 export type PresetName = 'recommended' | 'strict';
@@ -16,7 +16,7 @@ export interface SafeRetryDocs {
 
 export const REPO_URL = 'https://github.com/safe-retry/eslint-plugin-safe-retry';
 
-const createNamedRule = ESLintUtils.RuleCreator<SafeRetryDocs>(
+const createNamedRule = RuleCreator<SafeRetryDocs>(
   (name) => `${REPO_URL}/blob/main/rules-docs/${name}.md`,
 );
 
@@ -44,7 +44,7 @@ export const createRule: typeof createNamedRule = (spec) => {
       }
       let options = key === undefined ? undefined : merged.get(key);
       if (!options) {
-        options = deepFreeze(ESLintUtils.applyDefault(defaults, given as never)) as Options;
+        options = deepFreeze(applyDefault(defaults, given as never)) as Options;
         if (key !== undefined) {
           if (merged.size >= 64) merged.clear();
           merged.set(key, options);

@@ -3,7 +3,7 @@
  * evaluated at their call, enum members.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { staticPropertyName, unwrap, type Variable } from '../ast.js';
 import { MATH, NUMBER_PARSERS, NUMBER_PREDICATES, RANDOM_NAME, numberPredicate, parseNumber } from './builtins.js';
 import { FREE, MAX_DEPTH, STATIC_ENV, sawCap, sawRandom, type Env } from './environment.js';

@@ -16,7 +16,7 @@
  * a write in a branch or a loop) leaves the member to the evaluator's usual reading (unknown).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { enclosingFunction, isWrittenMember, patternKey, staticPropertyName, unwrap, type Variable } from '../ast.js';
 import { instanceMethod } from './calls.js';
 

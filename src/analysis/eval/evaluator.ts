@@ -5,7 +5,7 @@
  * every top-level evaluation by a budget of steps; what runs out is UNKNOWN.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, findVariable, isWrittenMember, lookupProperty, memberName, patternKey, propertyKey, resolveExpression, unwrap, walk as walkNodes, type Scope, type Variable } from '../ast.js';
 import { BUILTIN_CONSTANTS, GLOBAL_CONSTANTS } from './builtins.js';
 import { enumMember, evaluateCall, mergeObjects } from './calls.js';

@@ -17,7 +17,7 @@
  * with its parameter defaults; a field set from an option without a default stays unknown.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { findVariable, staticPropertyName, unwrap } from '../ast.js';
 import { nodesAtWord } from '../node-lookup.js';
 import { holdsFreshObject } from './copy-writes.js';

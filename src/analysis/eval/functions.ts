@@ -3,7 +3,7 @@
  * to the arguments in a frame), and what a small function returns.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, patternKey, staticPropertyName, unwrap, type Variable } from '../ast.js';
 import type { Env, Frame } from './environment.js';
 import { UNKNOWN, hull, toInterval, truth, type Value } from './values.js';

@@ -5,7 +5,7 @@
  * that picks a configuration for its own tests is read by the one its users get.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { environmentRead, unwrap } from '../ast.js';
 import { numericBinary, parseNumber } from './builtins.js';
 import type { Env } from './environment.js';

@@ -8,7 +8,7 @@
  * test stays unknown.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { unwrap } from '../ast.js';
 
 type Node = TSESTree.Node;

@@ -9,7 +9,7 @@
  * left unclassified, and its answer is asked status by status as before.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, memberName, unwrap, type Variable } from '../ast.js';
 import { statusReads } from './environment.js';
 

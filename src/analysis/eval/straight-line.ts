@@ -20,7 +20,7 @@
  * before it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, enclosingFunction, isLoopNode, unwrap, type Variable } from '../ast.js';
 import { FREE, sawCap, type Env } from './environment.js';
 import type { Evaluator } from './evaluator.js';

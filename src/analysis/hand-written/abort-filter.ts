@@ -19,7 +19,7 @@
  * inner function, whose rejection is the call's.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, isFunctionNode, unwrap, walk as walkTree, type Variable } from '../ast.js';
 import type { ThrownClass } from '../eval/environment.js';
 import { UNKNOWN, truth, type Unknown } from '../eval/values.js';

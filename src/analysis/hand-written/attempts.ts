@@ -8,7 +8,7 @@
  * about, and otherwise leaves the code to the one evaluator (with the code's own defaults).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, unwrap, type Loop, type Variable } from '../ast.js';
 import { FREE, RUNNING_ENV, beginReads, endReads, replayReads, type Env, type Flags, type StatusReadDelta } from '../eval/environment.js';
 import type { Evaluator } from '../eval/evaluator.js';

@@ -3,7 +3,7 @@
  * certainly fails, found by stepping through attempts (then by doubling and bisection when every
  * counter moves by a constant step), and the node a person edits to change it.
  */
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, isPlainReference, unwrap } from '../ast.js';
 import { UNKNOWN } from '../eval/values.js';
 import type { Node, Setting } from '../model.js';

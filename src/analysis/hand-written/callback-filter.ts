@@ -11,7 +11,7 @@
  * (`req.method !== 'POST'` still retries a PATCH, `req.method === 'GET'` only reads).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, memberName, unwrap, type Variable } from '../ast.js';
 import { NO_RESPONSE } from '../eval/environment.js';
 import { UNKNOWN, type Unknown } from '../eval/values.js';

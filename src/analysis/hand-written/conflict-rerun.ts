@@ -7,7 +7,7 @@
  * Its count is still judged; its waits, jitter and writes are not (selection.ts).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isFunctionNode, memberName, unwrap } from '../ast.js';
 import type { Node, RetrySite } from '../model.js';
 import type { Evaluator } from '../eval/evaluator.js';

@@ -4,7 +4,7 @@
  * continues; which call a promise chain starts from; what a loop body holds.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isFunctionNode, isLoopNode, labelsOf, memberName, unwrap, walk, type Loop } from '../ast.js';
 import { STATUS_KEYS } from '../eval/evaluator.js';
 import { RESPONSE_GETTERS } from '../eval/calls.js';

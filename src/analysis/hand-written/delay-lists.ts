@@ -5,7 +5,7 @@
  * a wait (an item handed to the operation, a URL) walks a collection and is no retry.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isFunctionNode, type Variable } from '../ast.js';
 import { isInterval, type Value } from '../eval/values.js';
 import type { Node } from '../model.js';

@@ -7,7 +7,7 @@
  * field; otherwise not known.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, lookupProperty, loopTest, unwrap, type Loop, type Variable } from '../ast.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node } from '../model.js';

@@ -3,7 +3,7 @@
  * for each HTTP status (200 and 400-599) with the counter checks fixed to "go on".
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, unwrap, walk } from '../ast.js';
 import type { ThrownClass } from '../eval/environment.js';
 import { UNKNOWN, isStaticFunction, truth, type Unknown } from '../eval/values.js';

@@ -4,7 +4,7 @@
  * helper's own defaults where the call passes nothing.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { patternKey, type Variable } from '../ast.js';
 import { UNKNOWN, type DataValue, type Value } from '../eval/values.js';
 import type { Node } from '../model.js';

@@ -14,7 +14,7 @@
  * unreadable await counts as a wait only where no sleep is found at all).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, walk, type Loop } from '../ast.js';
 import type { Node } from '../model.js';
 import { isCounter } from './bound.js';

@@ -15,7 +15,7 @@
  * themselves in their body (recursion.ts). Anything that cannot be read stays UNKNOWN.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, unwrap, type Loop } from '../ast.js';
 import type { AnalysisContext } from '../library.js';
 import type { Node, RetrySite } from '../model.js';

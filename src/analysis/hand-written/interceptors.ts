@@ -10,7 +10,7 @@
  * under a `config._retry` flag) has no counter; the flag is a constraint like any other.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, isFunctionNode, memberName, memberRoot, readsMethod, staticPropertyName, unwrap, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import { UNKNOWN } from '../eval/values.js';

@@ -4,7 +4,7 @@
  * return res;`). A loop that feeds each iteration a different input is a walk, not a retry.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, isFunctionNode, isLoopNode, loopTest, memberName, unwrap, walk, type Loop, type Variable } from '../ast.js';
 import { UNKNOWN, type Value } from '../eval/values.js';
 import type { Node, RetrySite } from '../model.js';

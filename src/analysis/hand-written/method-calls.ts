@@ -4,7 +4,7 @@
  * class (which give its counting parameters their first values).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, unwrap } from '../ast.js';
 import type { Node } from '../model.js';
 import { nodeAt } from '../node-lookup.js';

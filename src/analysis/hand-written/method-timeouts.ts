@@ -30,7 +30,7 @@
  * the method. Nothing is read past three methods.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { enclosingFunction, isFunctionNode, memberName, unwrap, walk } from '../ast.js';
 import { instanceMethod } from '../eval/calls.js';
 import { onlyReturned, returnOf } from '../eval/functions.js';

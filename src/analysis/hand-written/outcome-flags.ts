@@ -8,7 +8,7 @@
  * else (a `stop()` method, a timer, a caller) may be a cancellation or a deadline, and is left to
  * the caller's reading of unknown exits.
  */
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, isPlainReference, unwrap } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import type { Node } from '../model.js';

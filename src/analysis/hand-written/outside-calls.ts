@@ -5,7 +5,7 @@
  * createRetriable(configs, ...); start(randomFromRetryTime(configs.factor, configs.initialRetryTime))`).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, enclosingFunction, unwrap, type Variable } from '../ast.js';
 import type { Value } from '../eval/values.js';
 import type { Node } from '../model.js';

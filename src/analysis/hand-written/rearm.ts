@@ -4,7 +4,7 @@
  * of an object passed to a call, and the fields of a state object moved on the way back.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, type Variable } from '../ast.js';
 import type { Node } from '../model.js';
 import type { HandWritten } from './attempts.js';

@@ -5,7 +5,7 @@
  * success (a periodic job, a tree walk, pagination) is not a retry.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { cycleReferences, type CycleReference } from '../call-cycles.js';
 import { readAsResponse, responseArguments } from './status-predicates.js';

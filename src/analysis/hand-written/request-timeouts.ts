@@ -10,7 +10,7 @@
  * in a loop, a callback or under a condition that is not known, a spread that may set it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, lookupProperty, memberName, unwrap, type Variable } from '../ast.js';
 import type { Env } from '../eval/environment.js';
 import type { Evaluator } from '../eval/evaluator.js';

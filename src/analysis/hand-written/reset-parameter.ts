@@ -16,7 +16,7 @@
  * passes something else (or cannot be found) the start stays what the callers say.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { unwrap, type Variable } from '../ast.js';
 import type { Node } from '../model.js';
 import type { Value } from '../eval/values.js';

@@ -4,7 +4,7 @@
  * remembered as the maximum; several sleeps combine into their worst case.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { unwrap } from '../ast.js';
 import type { Node } from '../model.js';
 import { UNKNOWN, isKnown, toInterval, type Interval, type Maybe, type Value } from '../eval/values.js';

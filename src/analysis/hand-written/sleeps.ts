@@ -4,7 +4,7 @@
  * (`backoff(n)` -> `sleep(2 ** n * 100)` -> `setTimeout`), with where their duration is written.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, contains, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import type { Node } from '../model.js';

@@ -7,7 +7,7 @@
  * function per status as it runs any helper of the file (eval/calls.ts).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { unwrap } from '../ast.js';
 import { instanceMethod, staticMethod } from '../eval/calls.js';
 import type { Evaluator } from '../eval/evaluator.js';

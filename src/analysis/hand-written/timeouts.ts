@@ -9,7 +9,7 @@
  * that long before it fails, so it counts towards the time the retry holds a worker (R-RES-RE-4).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isFunctionNode, memberName, unwrap, walk } from '../ast.js';
 import type { Value } from '../eval/values.js';
 import { rangeOf } from '../operations/file.js';

@@ -3,7 +3,7 @@
  * the call site, and the counter it can be computed from (`attempt` counting retries from 0, or a
  * countdown). Recorded per site when the site is built, read only by fix-hand-written.ts.
  */
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, findVariable, isFunctionNode } from '../ast.js';
 import { nameInUse } from '../fix-imports.js';
 import type { Node, RetrySite } from '../model.js';

@@ -7,7 +7,7 @@
  * What cannot be followed (an import, a parameter, a method of another object) may still wait.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isFunctionNode, memberName, unwrap, walk, type Variable } from '../ast.js';
 import { localFunction } from '../eval/functions.js';
 import type { Node } from '../model.js';

@@ -13,7 +13,7 @@
  * `wrap(fn)` calls: the operations a 'failed' listener repeats.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { argument, functionOf, labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';

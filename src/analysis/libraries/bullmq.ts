@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
 import { isDefaultPath } from '../imports.js';
 import { argument, callOf, labelOf, newOf } from '../library.js';

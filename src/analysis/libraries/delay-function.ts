@@ -5,7 +5,7 @@
  * whole reading unknown rather than a guess.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, patternKey, unwrap, type Variable } from '../ast.js';
 import { FREE, NO_RESPONSE, RUNNING_ENV, type Env, type Flags } from '../eval/environment.js';
 import { RESPONSE, UNKNOWN, isKnown, toInterval, truth, type DataValue, type Maybe, type Value } from '../eval/values.js';

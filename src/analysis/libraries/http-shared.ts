@@ -4,7 +4,7 @@
  * comparisons inside retry predicates, and the request method of a call.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext } from '../library.js';
 import { functionOf } from '../library.js';
 import type { ClientErrorInclusion, ErrorFilter, Node, OptionsTarget, RetrySite, Setting } from '../model.js';

@@ -28,7 +28,7 @@
  *   back, the queue's design), so neither is a site.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { functionOf, labelOf, newOf } from '../library.js';
 import { isDefaultPath } from '../imports.js';

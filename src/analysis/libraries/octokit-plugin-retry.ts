@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import type { DelaySchedule, ErrorFilter, Node, RetrySite } from '../model.js';
 import type { OptionsView } from '../options.js';

@@ -1,5 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { SITE_COUNT_SCHEDULE } from '../fix-plan.js';
 import type { LibraryDescriptor } from '../library.js';
 import { labelOf, newOf } from '../library.js';

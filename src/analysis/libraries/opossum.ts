@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, BreakerQuery, LibraryDescriptor } from '../library.js';
 import { functionOf } from '../library.js';
 import type { Node } from '../model.js';

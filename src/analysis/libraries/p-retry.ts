@@ -8,7 +8,7 @@ import type { AnalysisContext } from '../library.js';
 import { nodeRetryCall, type Migration } from '../fix-migrate.js';
 import type { Node, OptionEdit, RetrySite } from '../model.js';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { memberName, unwrap, walk } from '../ast.js';
 import { abortFilter, constructsAbort } from '../hand-written/abort-filter.js';
 import { NODE_RETRY_DEFAULTS, NODE_RETRY_SCHEDULE, NO_FILTER, customFilter, optionsTarget, readNodeRetryOptions, site, usesImportInside, writtenOptionKeys } from './shared.js';

@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { LibraryDescriptor } from '../library.js';
 import { argument, callOf, isFunctionNode } from '../library.js';
 import { isDefaultPath } from '../imports.js';

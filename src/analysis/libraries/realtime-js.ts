@@ -20,7 +20,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { callOf, functionOf, labelOf, newOf } from '../library.js';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { OptionsView } from '../options.js';
 import type { Node, RetrySite } from '../model.js';
 import { UNKNOWN } from '../eval/values.js';

@@ -10,7 +10,7 @@
  * `fetchBaseQuery` returns 4xx responses as errors.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { alwaysTrue, argument, callOf, functionOf, labelOf } from '../library.js';
 import type { DelaySchedule, ErrorFilter, Node, RetrySite, Setting } from '../model.js';

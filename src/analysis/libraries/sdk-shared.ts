@@ -1,6 +1,6 @@
 /** Helpers shared by the SDK, GraphQL-client and durable-engine descriptors. */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext } from '../library.js';
 import { alwaysTrue, argument, functionOf } from '../library.js';
 import type { ErrorFilter, Node, Setting } from '../model.js';

@@ -7,7 +7,7 @@ import type { OptionsView } from '../options.js';
 import { geometricSchedule, growthOfFactor, totalAttempts } from '../schedule.js';
 import { UNKNOWN, isKnown, type Maybe } from '../eval/values.js';
 import { constInitializer, contains, staticPropertyName, unwrap } from '../ast.js';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { fieldSource, thisMember } from '../eval/fields.js';
 import { parameterDefault } from '../eval/functions.js';
 

@@ -20,7 +20,7 @@
  * bare `useSWR` are left alone.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
 import { callOf, functionOf, labelOf } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, Node, RetrySite, Setting } from '../model.js';

@@ -22,7 +22,7 @@
  * 4xx). A project with several QueryClients, or defaults changed at run time, stays unknown.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor, LibraryUse } from '../library.js';
 import { alwaysTrue, argument, callOf, functionOf, isFunctionNode, labelOf, newOf } from '../library.js';
 import { relative } from 'node:path';

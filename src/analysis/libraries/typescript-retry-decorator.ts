@@ -1,4 +1,4 @@
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import { argument, decoratorOf } from '../library.js';
 import type { DelaySchedule, Node, OptionEdit, RetrySite, Setting } from '../model.js';

@@ -10,7 +10,7 @@
  *      code whose promise the code waits on.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { contains, enclosingFunction, isFunctionNode, memberName, propertyKey, unwrap } from '../ast.js';
 import { onCycle } from '../call-cycles.js';
 import type { Node, RetrySite } from '../model.js';

@@ -7,7 +7,7 @@
  * the retry certainly calls for some instance of the code.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, findVariable, propertyKey, unwrap } from '../ast.js';
 import { argumentsOfEveryCall } from '../eval/functions.js';
 import type { AnalysisContext } from '../library.js';

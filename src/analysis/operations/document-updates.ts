@@ -9,7 +9,7 @@
  * aggregation pipeline, says nothing here.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { memberName, staticPropertyName, unwrap } from '../ast.js';
 import type { AnalysisContext } from '../library.js';
 import type { OperationKind } from './types.js';

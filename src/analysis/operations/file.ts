@@ -4,7 +4,7 @@
  * type-aware declaration reader, and small readers of calls shared by the other parts.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';

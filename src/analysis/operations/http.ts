@@ -3,7 +3,7 @@
  * 4xx response by itself.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { HttpFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';
 import { enclosingFunction, findVariable, isFunctionNode, memberName, propertyKey, readsMethod, unwrap } from '../ast.js';

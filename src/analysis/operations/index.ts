@@ -7,7 +7,7 @@
  * `keys` (idempotency keys), `layers` (clients, nested retries, breakers), `vocabulary`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { unwrap } from '../ast.js';
 import { reportInternalError } from '../internal-error.js';
 import type { AnalysisContext, LibraryDescriptor } from '../library.js';

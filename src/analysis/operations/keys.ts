@@ -3,7 +3,7 @@
  * the next (`stable`), is made anew on every attempt (`fresh`), or cannot be told (`unknown`).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isFunctionNode } from '../library.js';
 import type { Execution, Node, RetrySite } from '../model.js';
 import { findVariable, staticPropertyName, unwrap } from '../ast.js';

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { BreakerQuery, BuiltInRetryFacet, ImportedValue, LibraryDescriptor } from '../library.js';
 import type { Node, RetrySite } from '../model.js';
 import { enclosingFunction, findVariable, isFunctionNode, lookupProperty, memberRoot, patternKey, unwrap, walk } from '../ast.js';

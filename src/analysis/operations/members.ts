@@ -8,7 +8,7 @@
  * no method, and the call stays what the rest of the classifier makes of it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isAbsolute } from 'node:path';
 import { constInitializer, enclosingFunction, isFunctionNode, lookupProperty, propertyKey, staticPropertyName, unwrap } from '../ast.js';
 import type { AnalysisContext, ImportedValue } from '../library.js';

@@ -12,7 +12,7 @@
  *      so are `map.delete(key)` and `params.get('page')`, whose argument is no URL.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { enclosingClass, findVariable, isFunctionNode, propertyKey, unwrap } from '../ast.js';
 import type { AnalysisContext, HttpFacet, LibraryDescriptor } from '../library.js';
 import type { Node } from '../model.js';

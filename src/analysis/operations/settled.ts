@@ -7,7 +7,7 @@
  * a call. The function is followed in this file or in the project file it is imported from.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { isFunctionNode, unwrap } from '../ast.js';
 import type { AnalysisContext } from '../library.js';
 import { functionOf } from '../library.js';

@@ -4,7 +4,7 @@
  * settings add to them (`readVerbs`, `writeVerbs`, `readFunctions`, `writeFunctions`,
  * `idempotencyHeaders`).
  */
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import type { Node } from '../model.js';
 import type { SafeRetrySettings } from '../settings.js';
 import { propertyKey, unwrap } from '../ast.js';

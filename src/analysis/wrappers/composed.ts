@@ -7,7 +7,7 @@
  * arguments into the inner helper. One level: the inner helper is one the file already knows.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { enclosingFunction, unwrap, walk, type Variable } from '../ast.js';
 import { FREE, type Env } from '../eval/environment.js';
 import { parameterVariable } from '../eval/functions.js';

@@ -12,7 +12,7 @@
  * argument of the factory call that cannot be read stays unknown at the retrier's calls.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, staticPropertyName, unwrap } from '../ast.js';
 import { memberName, thisClass } from '../eval/fields.js';
 import type { DataValue } from '../eval/values.js';

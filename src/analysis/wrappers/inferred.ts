@@ -13,7 +13,7 @@
  * at the call, where the operation is written.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { findHandWrittenSites, type BoundCall } from '../hand-written/index.js';
 import { functionOf, type AnalysisContext } from '../library.js';
 import type { ClientErrorInclusion, DelaySchedule, ErrorFilter, HelperFinding, Node, RetrySite } from '../model.js';

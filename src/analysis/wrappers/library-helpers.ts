@@ -8,7 +8,7 @@
  * parameters, read again by the library's descriptor with the call's values bound).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { enclosingFunction, isFunctionNode, patternKey, unwrap, walk, type Variable } from '../ast.js';
 import { FREE, STATIC_ENV, type Env } from '../eval/environment.js';
 import type { Evaluator } from '../eval/evaluator.js';

@@ -8,7 +8,7 @@
  * not followed.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { constInitializer, unwrap } from '../ast.js';
 import { fieldSource, memberName, parameterClassType, thisClass, thisMember } from '../eval/fields.js';
 import type { AnalysisContext } from '../library.js';

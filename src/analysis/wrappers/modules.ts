@@ -10,7 +10,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'no
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES as T } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES as T } from '@typescript-eslint/types';
 import { SourceCode } from 'eslint';
 import type { AnalysisContext } from '../library.js';
 import { constInitializer, findVariable, staticPropertyName, unwrap } from '../ast.js';
