@@ -5,6 +5,7 @@
 // types and the rule creator, which load in a few milliseconds from `@typescript-eslint/types` and
 // `@typescript-eslint/utils/eslint-utils`.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -37,5 +38,14 @@ describe('loading the plugin', () => {
     expect(loaded['@typescript-eslint/scope-manager']).toBeUndefined();
     // The eslint-utils subpath is a handful of files; the package root is dozens (and the scope manager).
     expect(loaded['@typescript-eslint/utils']).toBeLessThan(15);
+  });
+
+  it('is one file: the entry imports packages only, none of the plugin\'s own modules', () => {
+    // As ~210 modules, Node spent most of the load resolving and linking them one by one.
+    const entry = readFileSync(new URL('dist/index.js', new URL(`file://${root}`)), 'utf8');
+    const specifiers = [...entry.matchAll(/^import\b[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+    expect(specifiers.length).toBeGreaterThan(0);
+    expect(specifiers.filter((s) => s.startsWith('.'))).toEqual([]);
+    expect(entry).not.toMatch(/\bimport\(\s*['"]\./);
   });
 });
