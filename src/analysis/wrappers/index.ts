@@ -263,35 +263,44 @@ function fieldKeepingInstance(id: Node): { cls: Node; name: string } | undefined
  * `new C(...)`, or on a field of a class of the file holding one (`this.retry.m()`, the field set
  * from `new C(...)`, a constructor parameter typed `C`, or `inject(C)`: fieldInstance).
  */
-function instanceCalls(ctx: AnalysisContext, variable: TSESLint.Scope.Variable): InstanceCall[] {
-  const out: InstanceCall[] = [];
-  for (const ref of variable.references) {
-    const field = ref.isWrite() ? undefined : fieldKeepingInstance(ref.identifier as Node);
-    for (const c of field ? fieldMethodCalls(ctx, field.cls, field.name) : []) {
-      if (ctx.evaluator.variableOf(c.held.type) === variable && !out.some((o) => o.call === c.call)) out.push({ call: c.call, callee: c.callee, method: c.method, construction: c.held.construction });
-    }
-  }
+function instanceCalls(ctx: AnalysisContext, variable: TSESLint.Scope.Variable): readonly InstanceCall[] {
+  let out: InstanceCall[] | undefined;
+  const add = (c: InstanceCall) => {
+    if (!(out ??= []).some((o) => o.call === c.call)) out.push(c);
+  };
   const onMember = (object: Node, construction: TSESTree.NewExpression) => {
     const member = object.parent;
     const call = member?.parent;
     const method = member?.type === T.MemberExpression && member.object === object ? memberName(member) : undefined;
-    if (method !== undefined && call?.type === T.CallExpression && call.callee === member) out.push({ call, callee: member as TSESTree.MemberExpression, method, construction });
+    if (method !== undefined && call?.type === T.CallExpression && call.callee === member) (out ??= []).push({ call, callee: member as TSESTree.MemberExpression, method, construction });
   };
   for (const ref of variable.references) {
-    const made = (ref.identifier as Node).parent;
-    if (ref.isWrite() || made?.type !== T.NewExpression || made.callee !== ref.identifier) continue;
-    const declarator = made.parent;
-    if (declarator?.type === T.VariableDeclarator && declarator.init === made && declarator.id.type === T.Identifier) {
+    if (ref.isWrite()) continue;
+    const id = ref.identifier as Node;
+    const p = id.parent;
+    // Only `new C(...)`, `inject(C)` and a type `x: C` make or hold an instance: most references
+    // to an import are calls of it (`withRetry(...)`, `lib.f(...)`) and are settled here.
+    const made = p?.type === T.NewExpression && p.callee === id;
+    if (!made && !(p?.type === T.CallExpression && p.arguments[0] === id) && p?.type !== T.TSTypeReference) continue;
+    const field = fieldKeepingInstance(id);
+    for (const c of field ? fieldMethodCalls(ctx, field.cls, field.name) : []) {
+      if (ctx.evaluator.variableOf(c.held.type) === variable) add({ call: c.call, callee: c.callee, method: c.method, construction: c.held.construction });
+    }
+    if (!made) continue;
+    const declarator = p.parent;
+    if (declarator?.type === T.VariableDeclarator && declarator.init === p && declarator.id.type === T.Identifier) {
       const held = ctx.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
       // A name written again may hold something else when it is called.
       if (!held || held.references.some((r) => r.isWrite() && !r.init)) continue;
-      for (const r of held.references) if (!r.init) onMember(r.identifier as Node, made);
+      for (const r of held.references) if (!r.init) onMember(r.identifier as Node, p);
     } else {
-      onMember(made, made);
+      onMember(p, p);
     }
   }
-  return out;
+  return out ?? NO_INSTANCE_CALLS;
 }
+
+const NO_INSTANCE_CALLS: readonly InstanceCall[] = [];
 
 /** `module` (a CommonJS require or namespace) called directly is the default export. */
 function exportName(path: string): string {
