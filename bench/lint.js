@@ -367,13 +367,41 @@ function monorepoSection() {
   }
 }
 
+/**
+ * What loading the plugin costs every `eslint` run (and every worker thread of one): a fresh process
+ * imports ESLint, then the plugin, and the plugin's import is timed. typescript-eslint's own plugin,
+ * the other plugin of the one-shot benchmark's config, loaded the same way, is the yardstick.
+ */
+async function loadSection() {
+  const rounds = quick ? 5 : 15;
+  const variants = {
+    'eslint-plugin-safe-retry (dist/index.js)': pathToFileURL(join(root, 'dist/index.js')).href,
+    '@typescript-eslint/eslint-plugin': '@typescript-eslint/eslint-plugin',
+  };
+  const names = Object.keys(variants);
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  const script = (specifier) => `await import('eslint'); const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
+  for (let round = 0; round < rounds; round++) {
+    for (const name of rotation(names, round)) {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script(variants[name])], { cwd: root, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`loading ${name} failed: ${r.stderr}`);
+      times[name].push(Number(r.stdout));
+    }
+  }
+  const yard = names[1];
+  const rows = names.map((n) => [n, ms(median(times[n])), ms(Math.min(...times[n])), ms(Math.max(...times[n])), ratio(median(times[n].map((t, i) => t / times[yard][i])))]);
+  return ['### Loading the plugin', '',
+    `A fresh Node process per measurement imports ESLint, then the plugin; the plugin's import is timed (${rounds} rounds, variants alternated, medians; the ratio is the median of the per-round ratios). This is paid once per \`eslint\` run, and once per worker thread with \`--concurrency\`.`, '',
+    table(['<plugin', 'median ms', 'min', 'max', 'vs @typescript-eslint/eslint-plugin'], rows)].join('\n');
+}
+
 // ------------------------------------------------------------------------------------------------
 
 if (process.argv.includes('--child')) {
   await childRun();
 } else {
   const only = arg('only');
-  const sections = { rules: ruleSetSection, scaling: scalingSection, typed: typeAwareSection, monorepo: monorepoSection };
+  const sections = { rules: ruleSetSection, scaling: scalingSection, typed: typeAwareSection, monorepo: monorepoSection, load: loadSection };
   for (const [name, section] of Object.entries(sections)) {
     if (only && !only.split(',').includes(name)) continue;
     const started = performance.now();
