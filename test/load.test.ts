@@ -6,7 +6,7 @@
 // `@typescript-eslint/utils/eslint-utils`.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -18,7 +18,7 @@ function loadedBy(entry: string): Record<string, number> {
     const require = createRequire(${JSON.stringify(root)});
     await import('eslint');
     const before = new Set(Object.keys(require.cache));
-    await import(${JSON.stringify(new URL(entry, new URL(`file://${root}`)).href)});
+    await import(${JSON.stringify(new URL(entry, pathToFileURL(root)).href)});
     const by = {};
     for (const k of Object.keys(require.cache)) {
       const m = before.has(k) ? null : /node_modules\\/(@typescript-eslint\\/[^/]+)\\//.exec(k);
@@ -42,7 +42,7 @@ describe('loading the plugin', () => {
 
   it('is one file: the entry imports packages only, none of the plugin\'s own modules', () => {
     // As ~210 modules, Node spent most of the load resolving and linking them one by one.
-    const entry = readFileSync(new URL('dist/index.js', new URL(`file://${root}`)), 'utf8');
+    const entry = readFileSync(new URL('dist/index.js', pathToFileURL(root)), 'utf8');
     const specifiers = [...entry.matchAll(/^import\b[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
     expect(specifiers.length).toBeGreaterThan(0);
     expect(specifiers.filter((s) => s.startsWith('.'))).toEqual([]);
