@@ -172,6 +172,9 @@ describe('rounding a continuous random term', () => {
     expect(probe('Math.floor(Math.random() * (20 - 10 + 1)) + 10')).toEqual({ lo: 10, hi: 20 });
     expect(probe('Math.ceil(Math.random() * 3)')).toEqual({ lo: 1, hi: 3 });
     expect(probe('Math.floor(Math.random() - 1)')).toBe(-1);
+    // Toward zero: Math.trunc stops short of a whole end on either side of zero.
+    expect(probe('Math.trunc(Math.random() * 11) + 10')).toEqual({ lo: 10, hi: 20 });
+    expect(probe('Math.trunc(Math.random() * -3)')).toEqual({ lo: -2, hi: 0 });
     // Ends that are not whole numbers, and ranges that are not continuous, round as they are.
     expect(probe('Math.floor(Math.random() * 10.5)')).toEqual({ lo: 0, hi: 10 });
     expect(probe('Math.floor(x)', 'const x = Math.max(Math.random() * 4, 2);')).toEqual({ lo: 2, hi: 4 });

@@ -54,7 +54,7 @@ export function power(x: Interval, y: Interval): Result {
 /**
  * The one `Math` table: each function on intervals. A continuous random range never takes a whole
  * number (values.ts), so its whole-number end is never reached: `Math.floor(Math.random() * 11)`
- * is 0 to 10, not 11, and `Math.ceil` of a range starting at a whole number starts one above it.
+ * is 0 to 10, not 11 (as is `Math.trunc`), and `Math.ceil` of a range starting at a whole number starts one above it.
  */
 export const MATH: Readonly<Record<string, (args: readonly Interval[]) => Result>> = {
   min: (iv) => (iv.length ? range(Math.min(...iv.map((v) => v.lo)), Math.min(...iv.map((v) => v.hi))) : Infinity),
@@ -62,7 +62,10 @@ export const MATH: Readonly<Record<string, (args: readonly Interval[]) => Result
   floor: ([v]) => (v?.continuous && Number.isInteger(v.hi) ? range(Math.floor(v.lo), v.hi - 1) : monotone(Math.floor)(v)),
   ceil: ([v]) => (v?.continuous && Number.isInteger(v.lo) ? range(v.lo + 1, Math.ceil(v.hi)) : monotone(Math.ceil)(v)),
   round: (iv) => monotone(Math.round)(iv[0]),
-  trunc: (iv) => monotone(Math.trunc)(iv[0]),
+  // Toward zero: as floor above zero and as ceil below it (`+ 0`: no -0 from a range ending at zero).
+  trunc: ([v]) => (v?.continuous
+    ? range((Number.isInteger(v.lo) && v.lo < 0 ? v.lo + 1 : Math.trunc(v.lo)) + 0, (Number.isInteger(v.hi) && v.hi > 0 ? v.hi - 1 : Math.trunc(v.hi)) + 0)
+    : monotone(Math.trunc)(v)),
   exp: (iv) => monotone(Math.exp)(iv[0]),
   sqrt: (iv) => (iv[0] && iv[0].lo >= 0 ? monotone(Math.sqrt)(iv[0]) : UNKNOWN),
   abs: ([v]) => {

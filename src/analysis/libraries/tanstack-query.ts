@@ -409,10 +409,13 @@ function perProject<R>(ctx: AnalysisContext, key: string, answer: (project: Quer
   if (!project || project.overridden || project.clients.length !== 1 || project.clients[0] !== ctx.file) return undefined;
   if (clientConstructions(ctx).length !== 1) return undefined;
   // What the hooks send does not depend on the client's file: asked once per walk of the project.
-  if (project.answers.has(key)) return project.answers.get(key) as R | undefined;
-  const found = answer(project);
-  project.answers.set(key, found);
-  return found;
+  return remembered(project, key, () => answer(project));
+}
+
+/** `compute`'s answer, kept under `key` for the life of this walk of the project. */
+function remembered<R>(project: QueryProject, key: string, compute: () => R): R {
+  if (!project.answers.has(key)) project.answers.set(key, compute());
+  return project.answers.get(key) as R;
 }
 
 /** Each hook of the project taking the defaults, in file order, with what its query function repeats (read on demand). */
@@ -433,11 +436,7 @@ function* hookUses(ctx: AnalysisContext, project: QueryProject, kind: Kind): Gen
       const at = `${relative(project.root, file)}:${hook.call.loc.start.line}`;
       // Asked by each question about the defaults (4xx, nested layers): read once per walk.
       const key = `hook-facts:${kind}:${at}:${hook.call.range[0]}`;
-      const facts = () => {
-        if (!project.answers.has(key)) project.answers.set(key, ctx.project!.facts(where.ctx, probe));
-        return project.answers.get(key) as OperationFacts;
-      };
-      yield { hook: hook.label, at, facts };
+      yield { hook: hook.label, at, facts: () => remembered(project, key, () => ctx.project!.facts(where.ctx, probe)) };
     }
   }
 }
