@@ -730,6 +730,25 @@ export function makeUpdater() {
     expect(moduleCacheStats().parses).toBe(before.parses + 1);
   });
 
+  it('keeps the linted text only of files an import could take a helper from', () => {
+    const plain = 'export const format = (x: unknown) => String(x);\n';
+    const at = project({ 'src/retry.ts': HELPER_TS, 'src/format.ts': plain });
+    clearModuleCache();
+    // A file no helper hint matches is settled from the disk's text alone: nothing to remember.
+    run(plain, { filename: at('src/format.ts') });
+    expect(moduleCacheStats().remembered).toBe(0);
+    run(HELPER_TS, { filename: at('src/retry.ts') });
+    expect(moduleCacheStats().remembered).toBe(1);
+    // An edit that takes the hint away forgets the earlier text.
+    run('export const withRetry = (fn: () => unknown) => fn();\n', { filename: at('src/retry.ts') });
+    expect(moduleCacheStats().remembered).toBe(0);
+    // Calls into the plain file are settled without a parse, as before.
+    const before = moduleCacheStats().parses;
+    const { sites } = run(`import { format } from './format.js'; import { withRetry } from './retry.js'; format(() => 1); withRetry(() => load());`, { filename: at('src/app.ts') });
+    expect(sites).toHaveLength(1);
+    expect(moduleCacheStats().parses - before).toBe(1);
+  });
+
   it('treats unreadable, unparsable and missing files as unknown, without throwing', () => {
     const at = project({ 'src/broken.ts': 'export async function withRetry(fn {{{ retry', 'src/folder/readme.md': '#' });
     const { sites, findings } = run(`
