@@ -6,6 +6,7 @@
 // `@typescript-eslint/utils/eslint-utils`.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -47,5 +48,21 @@ describe('loading the plugin', () => {
     expect(specifiers.length).toBeGreaterThan(0);
     expect(specifiers.filter((s) => s.startsWith('.'))).toEqual([]);
     expect(entry).not.toMatch(/\bimport\(\s*['"]\./);
+  });
+
+  it('has a source map that leads to the TypeScript sources and carries their text', () => {
+    // The package leaves out tsc's separate modules the bundle is made from: a map naming them
+    // would lead a stack trace nowhere.
+    const map = JSON.parse(readFileSync(new URL('dist/index.js.map', pathToFileURL(root)), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+    expect(map.sources.length).toBeGreaterThan(100);
+    expect(map.sources.filter((s) => !/^\.\.\/src\/.+\.ts$/.test(s))).toEqual([]);
+    const at = map.sources.indexOf('../src/analysis/index.ts');
+    expect(map.sourcesContent?.[at]).toBe(readFileSync(new URL('src/analysis/index.ts', pathToFileURL(root)), 'utf8'));
+    // A place in the bundle maps back to where it is written.
+    const lines = readFileSync(new URL('dist/index.js', pathToFileURL(root)), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.startsWith('function buildModel('));
+    const written = readFileSync(new URL('src/analysis/index.ts', pathToFileURL(root)), 'utf8').split('\n').findIndex((l) => l.startsWith('export function buildModel('));
+    const entry = new SourceMap(map as ConstructorParameters<typeof SourceMap>[0]).findEntry(line, 9) as { originalSource?: string; originalLine?: number };
+    expect([entry.originalSource, entry.originalLine]).toEqual(['../src/analysis/index.ts', written]);
   });
 });
