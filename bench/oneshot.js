@@ -30,6 +30,9 @@
 //   --name=OWNER/REPO  where the codebase comes from, for the results (default pnpm/pnpm)
 //   --warmup           one unmeasured pair first (a codebase not yet in the disk cache)
 //   --plugin=DIR       the built plugin to load (default: this checkout's dist/), to compare builds
+//   --baseline=DIR     another checkout of this repository with its dist/ built: a third run per
+//                      round with that build's preset, the order rotating, and its model's TIMING
+//                      set beside this build's (issue 13's budget, on a real codebase, one-shot)
 //   --no-link          leave the codebase's directory as it is (no workspace links)
 //   --cpu-prof         also write a V8 CPU profile of one run with the plugin (path printed on stderr)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -49,6 +52,7 @@ const source = arg('name') ?? process.env.SAFE_RETRY_ONESHOT_NAME ?? 'pnpm/pnpm'
 const PLUGIN_PREFIX = 'safe-retry/';
 const eslintBin = join(root, 'node_modules/eslint/bin/eslint.js');
 const pluginDir = resolve(arg('plugin') ?? join(root, 'dist'));
+const baselineDir = arg('baseline') ? resolve(arg('baseline'), 'dist') : undefined;
 
 /** The git commit of the codebase, when it is a checkout or says so in ONESHOT-COMMIT. */
 function commitOf(dir) {
@@ -89,12 +93,14 @@ function linkWorkspace(dir) {
   return names.size;
 }
 
-function configText(withPlugin) {
+/** The config of a run: the plugin built in `plugin` (a dist/ folder) added, or none. */
+function configText(plugin) {
+  const withPlugin = plugin !== undefined;
   const url = (spec) => import.meta.resolve(spec);
   return [
     `import js from '${url('@eslint/js')}';`,
     `import tseslint from '${url('typescript-eslint')}';`,
-    withPlugin ? `import safeRetry from '${pathToFileURL(join(pluginDir, 'index.js')).href}';` : '',
+    withPlugin ? `import safeRetry from '${pathToFileURL(join(plugin, 'index.js')).href}';` : '',
     'export default [',
     // The ignores the codebase's own eslint.config uses for pnpm (fixtures, build output).
     "  { ignores: ['**/fixtures/**', '**/__fixtures__/**', '**/node_modules/**', '**/lib/**', '**/dist/**'] },",
@@ -138,6 +144,8 @@ function run(dir, config, { env = {}, extraNode = [] } = {}) {
   return { wall, cpu: (user + system) / 1000, files: results.length, ts: results.filter((x) => /\.[cm]?tsx?$/.test(x.filePath)).length, findings, fatal, timing };
 }
 
+const LABELS = { without: 'typescript-eslint recommended only', with: 'with safe-retry recommended', baseline: 'with the baseline build\'s safe-retry recommended' };
+
 function section() {
   const out = ['## One-shot CLI run on a real TypeScript codebase\n'];
   if (!codebase || !existsSync(codebase)) {
@@ -148,16 +156,18 @@ function section() {
   if (linked) process.stderr.write(`bench/oneshot: ${linked} workspace packages linked under ${join(codebase, 'node_modules')}\n`);
   const dir = mkdtempSync(join(tmpdir(), 'safe-retry-oneshot-'));
   try {
-    const configs = { without: join(dir, 'without.config.mjs'), with: join(dir, 'with.config.mjs') };
-    writeFileSync(configs.without, configText(false));
-    writeFileSync(configs.with, configText(true));
+    const configs = { without: join(dir, 'without.config.mjs'), with: join(dir, 'with.config.mjs'), baseline: join(dir, 'baseline.config.mjs') };
+    writeFileSync(configs.without, configText(undefined));
+    writeFileSync(configs.with, configText(pluginDir));
+    if (baselineDir) writeFileSync(configs.baseline, configText(baselineDir));
     writeFileSync(join(dir, 'cpu-reporter.cjs'), CPU_REPORTER);
-    const names = ['without', 'with'];
+    const names = baselineDir ? ['without', 'with', 'baseline'] : ['without', 'with'];
     // --warmup: one unmeasured pair first, for a codebase not yet in the disk cache.
     if (process.argv.includes('--warmup')) for (const n of names) run(dir, configs[n]);
-    const runs = { without: [], with: [] };
+    const runs = { without: [], with: [], baseline: [] };
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 ? [...names].reverse() : names;
+      // Rotated by round: with two runs, the order alternates.
+      const order = [...names.slice(r % names.length), ...names.slice(0, r % names.length)];
       for (const n of order) {
         runs[n].push(run(dir, configs[n]));
         process.stderr.write(`bench/oneshot: round ${r + 1}/${rounds} ${n}: wall ${ms(runs[n].at(-1).wall)} ms, cpu ${ms(runs[n].at(-1).cpu)} ms\n`);
@@ -174,8 +184,8 @@ function section() {
     const pluginFindings = Object.entries(runs.with.at(-1).findings).filter(([id]) => id.startsWith(PLUGIN_PREFIX)).reduce((a, [, n]) => a + n, 0);
     const stat = (n, k) => [median(runs[n].map((x) => x[k])), Math.min(...runs[n].map((x) => x[k])), Math.max(...runs[n].map((x) => x[k]))].map(ms);
     const range = (v) => `${ratio(median(v))} (pairs ${ratio(Math.min(...v))}–${ratio(Math.max(...v))})`;
-    out.push(`\`eslint .\` once per run, a fresh process each time (\`--concurrency off\`), on ${files} files (${runs.with[0].ts} TypeScript) of [${source}](https://github.com/${source}) at commit \`${commitOf(codebase)}\`, its ${linked} workspace packages linked into node_modules as an install would, with \`@eslint/js\` recommended plus typescript-eslint's \`recommended\` (the codebase's own ignores: fixtures, build output), with and without \`safe-retry\`'s \`recommended\` preset. ${rounds} pairs, the order alternating by round, \`TIMING=all\` in every run; nothing survives a run (no \`--cache\`, and the plugin keeps nothing on disk), so each is a cold CI run. ${pluginFindings} findings of the plugin, ${same ? 'the same in every run' : 'NOT the same in every run'}${runs.with[0].fatal ? `; ${runs.with[0].fatal} files did not parse` : ''}. CPU is the eslint process's own user + system time; on a shared machine both move with the other work running, so only the pairs' ratios mean anything.\n`);
-    out.push(table(['<run', 'median wall ms', 'min', 'max', 'median CPU ms', 'min', 'max'], names.map((n) => [n === 'with' ? 'with safe-retry recommended' : 'typescript-eslint recommended only', ...stat(n, 'wall'), ...stat(n, 'cpu')])));
+    out.push(`\`eslint .\` once per run, a fresh process each time (\`--concurrency off\`), on ${files} files (${runs.with[0].ts} TypeScript) of [${source}](https://github.com/${source}) at commit \`${commitOf(codebase)}\`, its ${linked} workspace packages linked into node_modules as an install would, with \`@eslint/js\` recommended plus typescript-eslint's \`recommended\` (the codebase's own ignores: fixtures, build output), with and without \`safe-retry\`'s \`recommended\` preset. ${rounds} ${baselineDir ? 'rounds of three runs (the third with a baseline build, below), the order rotating' : 'pairs, the order alternating'} by round, \`TIMING=all\` in every run; nothing survives a run (no \`--cache\`, and the plugin keeps nothing on disk), so each is a cold CI run. ${pluginFindings} findings of the plugin, ${same ? 'the same in every run' : 'NOT the same in every run'}${runs.with[0].fatal ? `; ${runs.with[0].fatal} files did not parse` : ''}. CPU is the eslint process's own user + system time; on a shared machine both move with the other work running, so only the pairs' ratios mean anything.\n`);
+    out.push(table(['<run', 'median wall ms', 'min', 'max', 'median CPU ms', 'min', 'max'], names.map((n) => [LABELS[n], ...stat(n, 'wall'), ...stat(n, 'cpu')])));
     out.push(`\n**With plugin / without, wall time: ${range(pairs('wall'))}**, median of ${rounds} alternated pairs (target ≤ 1.03x); CPU time: ${range(pairs('cpu'))}.\n`);
 
     // ESLint's TIMING=all, per rule, medians over the runs with the plugin.
@@ -192,10 +202,26 @@ function section() {
     out.push(table(['<rule', 'median ms', `vs ${nuv}`], rows));
     const modelRule = pluginRules[0];
     out.push(`\nThe rule that carries the shared model, \`${modelRule}\`, costs ${ratio(vsNuv(modelRule))} \`${nuv}\` (target ≤ 0.25x). The plugin's rules together take ${pct(median(runs.with.map((x) => pluginTotal(x) / x.wall)))} of the wall time of a run with the plugin; the rest of the difference between the pairs is loading the plugin, the preset's parser choice, the garbage the analysis leaves, and noise.`);
+    if (baselineDir) out.push(baselineSection(runs, modelRule, nuv));
     return out.join('\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** --baseline: the model's TIMING in this build's runs against the other build's, round by round. */
+function baselineSection(runs, modelRule, nuv) {
+  const of = (x, id) => x.timing[id] ?? 0;
+  const findings = (x) => Object.entries(x.findings).filter(([id]) => id.startsWith(PLUGIN_PREFIX)).reduce((a, [, n]) => a + n, 0);
+  const row = (label, list) => [label, ms(median(list.map((x) => of(x, modelRule)))), ms(median(list.map((x) => of(x, nuv)))), ratio(median(list.map((x) => of(x, modelRule) / of(x, nuv)))), String(findings(list.at(-1)))];
+  const perRound = runs.with.map((x, i) => of(x, modelRule) / of(runs.baseline[i], modelRule));
+  const rev = (d) => { try { return execFileSync('git', ['-C', d, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'unknown'; } };
+  return [
+    `\n### This build against a baseline build, one-shot\n`,
+    `The same rounds ran a third \`eslint .\` with the preset of the build at ${rev(dirname(baselineDir))} (this build: ${rev(dirname(pluginDir))}), the order rotating by round. TIMING of \`${modelRule}\`, which ESLint charges with the shared model in both builds, medians over the rounds:\n`,
+    table(['<build', `${modelRule} ms`, `${nuv} ms`, 'model vs no-unused-vars, within each run', 'plugin findings'], [row('baseline', runs.baseline), row('this build', runs.with)]),
+    `\n**Model, this build / baseline: ${ratio(median(perRound))}** (rounds ${ratio(Math.min(...perRound))}–${ratio(Math.max(...perRound))}).`,
+  ].join('\n');
 }
 
 console.log(section());
