@@ -53,6 +53,10 @@ const PLUGIN_PREFIX = 'safe-retry/';
 const eslintBin = join(root, 'node_modules/eslint/bin/eslint.js');
 const pluginDir = resolve(arg('plugin') ?? join(root, 'dist'));
 const baselineDir = arg('baseline') ? resolve(arg('baseline'), 'dist') : undefined;
+if (baselineDir && !existsSync(join(baselineDir, 'index.js'))) {
+  console.error(`bench/oneshot: --baseline=${arg('baseline')} has no built plugin (${join(baselineDir, 'index.js')} is missing): run \`npm ci && npm run build\` there first`);
+  process.exit(2);
+}
 
 /** The git commit of the codebase, when it is a checkout or says so in ONESHOT-COMMIT. */
 function commitOf(dir) {
