@@ -148,6 +148,11 @@ function run(dir, config, { env = {}, extraNode = [] } = {}) {
   return { wall, cpu: (user + system) / 1000, files: results.length, ts: results.filter((x) => /\.[cm]?tsx?$/.test(x.filePath)).length, findings, fatal, timing };
 }
 
+/** How many findings of the plugin's rules a run reported. */
+function pluginFindingsOf(run) {
+  return Object.entries(run.findings).filter(([id]) => id.startsWith(PLUGIN_PREFIX)).reduce((a, [, n]) => a + n, 0);
+}
+
 const LABELS = { without: 'typescript-eslint recommended only', with: 'with safe-retry recommended', baseline: 'with the baseline build\'s safe-retry recommended' };
 
 function section() {
@@ -185,7 +190,7 @@ function section() {
     const same = runs.with.every((x) => JSON.stringify(x.findings) === JSON.stringify(runs.with[0].findings));
     const pairs = (k) => runs.with.map((x, i) => x[k] / runs.without[i][k]);
     const files = runs.with[0].files;
-    const pluginFindings = Object.entries(runs.with.at(-1).findings).filter(([id]) => id.startsWith(PLUGIN_PREFIX)).reduce((a, [, n]) => a + n, 0);
+    const pluginFindings = pluginFindingsOf(runs.with.at(-1));
     const stat = (n, k) => [median(runs[n].map((x) => x[k])), Math.min(...runs[n].map((x) => x[k])), Math.max(...runs[n].map((x) => x[k]))].map(ms);
     const range = (v) => `${ratio(median(v))} (pairs ${ratio(Math.min(...v))}–${ratio(Math.max(...v))})`;
     out.push(`\`eslint .\` once per run, a fresh process each time (\`--concurrency off\`), on ${files} files (${runs.with[0].ts} TypeScript) of [${source}](https://github.com/${source}) at commit \`${commitOf(codebase)}\`, its ${linked} workspace packages linked into node_modules as an install would, with \`@eslint/js\` recommended plus typescript-eslint's \`recommended\` (the codebase's own ignores: fixtures, build output), with and without \`safe-retry\`'s \`recommended\` preset. ${rounds} ${baselineDir ? 'rounds of three runs (the third with a baseline build, below), the order rotating' : 'pairs, the order alternating'} by round, \`TIMING=all\` in every run; nothing survives a run (no \`--cache\`, and the plugin keeps nothing on disk), so each is a cold CI run. ${pluginFindings} findings of the plugin, ${same ? 'the same in every run' : 'NOT the same in every run'}${runs.with[0].fatal ? `; ${runs.with[0].fatal} files did not parse` : ''}. CPU is the eslint process's own user + system time; on a shared machine both move with the other work running, so only the pairs' ratios mean anything.\n`);
@@ -216,10 +221,10 @@ function section() {
 /** --baseline: the model's TIMING in this build's runs against the other build's, round by round. */
 function baselineSection(runs, modelRule, nuv) {
   const of = (x, id) => x.timing[id] ?? 0;
-  const findings = (x) => Object.entries(x.findings).filter(([id]) => id.startsWith(PLUGIN_PREFIX)).reduce((a, [, n]) => a + n, 0);
-  const row = (label, list) => [label, ms(median(list.map((x) => of(x, modelRule)))), ms(median(list.map((x) => of(x, nuv)))), ratio(median(list.map((x) => of(x, modelRule) / of(x, nuv)))), String(findings(list.at(-1)))];
+  const row = (label, list) => [label, ms(median(list.map((x) => of(x, modelRule)))), ms(median(list.map((x) => of(x, nuv)))), ratio(median(list.map((x) => of(x, modelRule) / of(x, nuv)))), String(pluginFindingsOf(list.at(-1)))];
   const perRound = runs.with.map((x, i) => of(x, modelRule) / of(runs.baseline[i], modelRule));
-  const rev = (d) => { try { return execFileSync('git', ['-C', d, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'unknown'; } };
+  // The checkouts the two dist/ folders were built in, named by commit as the codebase is.
+  const rev = (d) => { const c = commitOf(d); return /^[0-9a-f]{40}$/.test(c) ? c.slice(0, 7) : c; };
   return [
     `\n### This build against a baseline build, one-shot\n`,
     `The same rounds ran a third \`eslint .\` with the preset of the build at ${rev(dirname(baselineDir))} (this build: ${rev(dirname(pluginDir))}), the order rotating by round. TIMING of \`${modelRule}\`, which ESLint charges with the shared model in both builds, medians over the rounds:\n`,
